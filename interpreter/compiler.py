@@ -1,0 +1,423 @@
+"""Stage 4: check expression ASTs statically and compile them to Python source.
+
+The compiler works only from the parsed tree: every DSL name is resolved against
+a `Scope` (bindings, variables, zones, options, ruleset functions, builtins) and
+turned into a prefixed Python identifier or a table lookup; literals go through
+`repr`. Nothing from the ruleset text reaches Python except through that
+mapping, so the generated code can only read game state.
+
+Each compiled expression is a `Compiled(source, type, const)`. Options are
+constants of a loaded ruleset, so expressions over them fold at compile time.
+Ruleset functions are inlined at each call site (cycles are reported).
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Ternary, Unary
+
+# Types are plain strings: int bool str card cards pile piles list pairs none any.
+INT, BOOL, STR, CARD, CARDS, PILE, PILES, LIST, PAIRS, NONE, ANY = (
+    "int", "bool", "str", "card", "cards", "pile", "piles", "list", "pairs", "none", "any")
+
+_TYPE_WORDS = {INT: "a number", BOOL: "a truth value", STR: "a string", CARD: "a card", CARDS: "a list of cards",
+               PILE: "a pile", PILES: "a list of piles", LIST: "a list", PAIRS: "a list of pairs",
+               NONE: "none", ANY: "a value"}
+
+
+class CompileError(Exception):
+    """A static error in an expression; `offset` points into the expression string."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Compiled:
+    source: str
+    type: str
+    const: bool = False
+    value: Any = None
+
+
+@dataclass
+class Function:
+    """A ruleset function: parameters and body, inlined where called."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Node
+    # Where the body came from, to report errors inside it.
+    locate: Callable[[int], Any] | None = None
+
+
+@dataclass
+class Scope:
+    """Everything a name in an expression can mean, for one context."""
+
+    bindings: dict[str, tuple[str, str]] = field(default_factory=dict)  # DSL name -> (python expr, type)
+    variables: dict[str, tuple[int, str, bool]] = field(default_factory=dict)  # name -> (slot, type, per_player)
+    zones: dict[str, tuple[tuple[int, ...], bool]] = field(default_factory=dict)  # name -> (piles, is_single)
+    options: dict[str, Any] = field(default_factory=dict)
+    card_attributes: dict[str, str] = field(default_factory=dict)  # name -> type
+    functions: dict[str, Function] = field(default_factory=dict)
+    # Python locals already holding a pile's card list, by the pile's source: {"b_dst": "pile_dst"}.
+    pile_aliases: dict[str, str] = field(default_factory=dict)
+
+    def with_bindings(self, extra: dict[str, tuple[str, str]], pile_aliases: dict[str, str] | None = None) -> "Scope":
+        merged = dict(self.bindings)
+        merged.update(extra)
+        aliases = dict(self.pile_aliases)
+        aliases.update(pile_aliases or {})
+        return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases)
+
+
+class InlinedFunctionError(CompileError):
+    """An error inside a ruleset function's body, reported at the function's own text."""
+
+    def __init__(self, message: str, offset: int, function: Function) -> None:
+        super().__init__(message, offset)
+        self.function = function
+
+
+def _const(value: Any) -> Compiled:
+    return Compiled(repr(value), _type_of_value(value), True, value)
+
+
+def _type_of_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, str):
+        return STR
+    if value is None:
+        return NONE
+    if isinstance(value, (list, tuple)):
+        return LIST
+    return ANY
+
+
+def _accepts(expected: tuple[str, ...], actual: str) -> bool:
+    return actual == ANY or actual in expected or (actual == NONE and CARD in expected)
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
+_PY_OP = {"/": "//"}
+
+_BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
+                  "abs", "pairs")
+
+
+class Compiler:
+    """Compiles expressions of one scope. `uses_state` tells which state parts the code reads."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.uses: set[str] = set()
+        self._stack: list[str] = []
+        self._locals: dict[str, Compiled] = {}
+
+    def compile(self, node: Node, expect: tuple[str, ...] | None = None) -> Compiled:
+        result = self._compile(node)
+        if expect is not None and not _accepts(expect, result.type):
+            wanted = " or ".join(_TYPE_WORDS[t] for t in expect)
+            raise CompileError(f"expected {wanted}, got {_TYPE_WORDS[result.type]}", node.pos)
+        return result
+
+    # -- names -----------------------------------------------------------------------------
+
+    def _name(self, node: Name) -> Compiled:
+        name = node.name
+        if name in self._locals:
+            return self._locals[name]
+        if name in self.scope.bindings:
+            source, type_ = self.scope.bindings[name]
+            return Compiled(source, type_)
+        if name in self.scope.variables:
+            slot, type_, per_player = self.scope.variables[name]
+            self.uses.add("V")
+            if per_player:
+                if "player" not in self.scope.bindings:
+                    raise CompileError(f"'{name}' is a per-player variable, and no player is known here", node.pos)
+                return Compiled(f"V[{slot} + {self.scope.bindings['player'][0]}]", type_)
+            return Compiled(f"V[{slot}]", type_)
+        if name in self.scope.zones:
+            piles, single = self.scope.zones[name]
+            return Compiled(repr(piles[0]), PILE) if single else Compiled(repr(piles), PILES)
+        if name == "option":
+            raise CompileError("'option' needs a name: option.<name>", node.pos)
+        if name in self.scope.functions or name in _BUILTIN_NAMES:
+            raise CompileError(f"'{name}' is a function: call it as {name}(...)", node.pos)
+        known = sorted(set(self.scope.bindings) | set(self.scope.variables) | set(self.scope.zones) | set(self._locals))
+        raise CompileError(f"unknown name '{name}' (known here: {', '.join(known) or 'none'})", node.pos)
+
+    def _attr(self, node: Attr) -> Compiled:
+        if isinstance(node.obj, Name) and node.obj.name == "option" and "option" not in self.scope.bindings:
+            if node.name not in self.scope.options:
+                known = ", ".join(sorted(self.scope.options)) or "none declared"
+                raise CompileError(f"unknown option '{node.name}' (options: {known})", node.name_pos)
+            return _const(self.scope.options[node.name])
+        obj = self.compile(node.obj)
+        if obj.type in (CARD, NONE, ANY):
+            if node.name == "face_up":
+                self.uses.add("U")
+                return Compiled(f"U[{obj.source}]", BOOL)
+            if node.name not in self.scope.card_attributes:
+                known = ", ".join(sorted(self.scope.card_attributes) + ["face_up"])
+                raise CompileError(f"cards have no attribute '{node.name}' (attributes: {known})", node.name_pos)
+            return Compiled(f"A_{node.name}[{obj.source}]", self.scope.card_attributes[node.name])
+        if obj.type == PILE:
+            if node.name == "index":
+                return Compiled(f"PILE_INDEX[{obj.source}]", INT)
+            if node.name == "zone":
+                return Compiled(f"PILE_ZONE[{obj.source}]", STR)
+            raise CompileError(f"piles have no attribute '{node.name}' (attributes: index, zone)", node.name_pos)
+        raise CompileError(f"{_TYPE_WORDS[obj.type]} has no attribute '{node.name}'", node.name_pos)
+
+    def _index(self, node: Index) -> Compiled:
+        obj = self.compile(node.obj, (PILES, CARDS, LIST, PILE))
+        index = self.compile(node.index, (INT,))
+        if obj.type == PILE:  # a pile indexed gives its cards, bottom first
+            self.uses.add("P")
+            return Compiled(f"P[{obj.source}][{index.source}]", CARD)
+        element = {PILES: PILE, CARDS: CARD}.get(obj.type, ANY)
+        return Compiled(f"{obj.source}[{index.source}]", element)
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def _pile_cards(self, pile: Compiled) -> str:
+        """Python code for the card list of a pile."""
+        alias = self.scope.pile_aliases.get(pile.source)
+        if alias is not None:
+            return alias
+        self.uses.add("P")
+        return f"P[{pile.source}]"
+
+    def _call(self, node: Call) -> Compiled:
+        func = node.func
+        if func in self.scope.functions:
+            return self._inline(node, self.scope.functions[func])
+        args = node.args
+
+        def arity(*counts: int) -> None:
+            if len(args) not in counts:
+                wanted = " or ".join(str(c) for c in counts)
+                raise CompileError(f"{func}() takes {wanted} argument{'s' if counts != (1,) else ''}, "
+                                   f"got {len(args)}", node.pos)
+
+        if func in ("size", "empty"):
+            arity(1)
+            arg = self.compile(args[0], (PILE, CARDS, PILES, LIST))
+            inner = self._pile_cards(arg) if arg.type == PILE else arg.source
+            return Compiled(f"len({inner})", INT) if func == "size" else Compiled(f"(not {inner})", BOOL)
+        if func in ("top", "bottom"):
+            arity(1)
+            arg = self.compile(args[0], (PILE, CARDS))
+            inner = self._pile_cards(arg) if arg.type == PILE else f"({arg.source})"
+            end = "-1" if func == "top" else "0"
+            return Compiled(f"({inner}[{end}] if {inner} else None)", CARD)
+        if func == "cards":
+            arity(1)
+            arg = self.compile(args[0], (PILE,))
+            return Compiled(self._pile_cards(arg), CARDS)
+        if func == "run":
+            arity(1)
+            arg = self.compile(args[0], (PILE,))
+            self.uses.add("U")
+            return Compiled(f"face_up_run({self._pile_cards(arg)}, U)", CARDS)
+        if func == "pairs":
+            arity(1)
+            arg = self.compile(args[0], (CARDS, LIST))
+            return Compiled(f"pairs({arg.source})", PAIRS)
+        if func == "abs":
+            arity(1)
+            arg = self.compile(args[0], (INT,))
+            return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]))
+        if func in ("min", "max"):
+            if not args:
+                raise CompileError(f"{func}() needs at least one argument", node.pos)
+            if len(args) == 1:
+                arg = self.compile(args[0], (LIST, CARDS))
+                return Compiled(f"{func}({arg.source}, default=None)", ANY)
+            parts = [self.compile(a, (INT,)) for a in args]
+            fn = min if func == "min" else max
+            return self._fold(f"{func}({', '.join(p.source for p in parts)})", INT, parts, lambda v: fn(v))
+        if func in ("sum", "count", "all", "any"):
+            arity(1)
+            arg = self.compile(args[0], (LIST, CARDS, PILES))
+            if func == "count":
+                return Compiled(f"len({arg.source})", INT)
+            return Compiled(f"{func}({arg.source})", INT if func == "sum" else BOOL)
+        known = ", ".join(sorted(set(_BUILTIN_NAMES) | set(self.scope.functions)))
+        raise CompileError(f"unknown function '{func}' (functions: {known})", node.pos)
+
+    def _inline(self, node: Call, function: Function) -> Compiled:
+        if function.name in self._stack:
+            chain = " -> ".join(self._stack + [function.name])
+            raise CompileError(f"function '{function.name}' calls itself ({chain}); recursion is not allowed",
+                               node.pos)
+        if len(node.args) != len(function.params):
+            raise CompileError(f"{function.name}() takes {len(function.params)} argument(s), got {len(node.args)}",
+                               node.pos)
+        compiled_args = [self.compile(a) for a in node.args]
+        saved = self._locals
+        self._locals = {p: a if a.const or a.source.isidentifier() else Compiled(f"({a.source})", a.type)
+                        for p, a in zip(function.params, compiled_args)}
+        self._stack.append(function.name)
+        try:
+            body = self.compile(function.body)
+        except InlinedFunctionError:
+            raise
+        except CompileError as exc:
+            raise InlinedFunctionError(exc.message, exc.offset, function) from None
+        finally:
+            self._stack.pop()
+            self._locals = saved
+        return body
+
+    def _comprehension(self, node: Comprehension) -> Compiled:
+        if node.func not in ("all", "any", "sum", "count", "min", "max", "list"):
+            raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max "
+                               f"or list", node.pos)
+        iterable = self.compile(node.iterable, (PILES, CARDS, LIST, PAIRS))
+        if iterable.type == PAIRS:
+            if len(node.names) != 2:
+                raise CompileError("pairs(...) gives two values per step: 'for a, b in pairs(...)'", node.iterable.pos)
+            element_types = [CARD, CARD]
+        else:
+            if len(node.names) != 1:
+                raise CompileError("only pairs(...) can be unpacked into two names", node.iterable.pos)
+            element_types = [{PILES: PILE, CARDS: CARD}.get(iterable.type, ANY)]
+        saved = self._locals
+        self._locals = dict(saved)
+        py_names = []
+        for dsl_name, type_ in zip(node.names, element_types):
+            py = f"l_{dsl_name}_{len(self._stack)}_{node.pos}"
+            self._locals[dsl_name] = Compiled(py, type_)
+            py_names.append(py)
+        try:
+            element = self.compile(node.element)
+            condition = self.compile(node.condition) if node.condition is not None else None
+        finally:
+            self._locals = saved
+        target = ", ".join(py_names)
+        filter_ = f" if {condition.source}" if condition is not None else ""
+        if node.func == "count":  # counts the items that pass the filter (and whose element is true, if a truth value)
+            test = f" if {element.source}" if element.type == BOOL else ""
+            return Compiled(f"sum(1 for {target} in {iterable.source}{filter_}{test})", INT)
+        generator = f"{element.source} for {target} in {iterable.source}{filter_}"
+        if node.func == "list":
+            return Compiled(f"[{generator}]", CARDS if element.type == CARD else
+                            PILES if element.type == PILE else LIST)
+        if node.func in ("min", "max"):
+            return Compiled(f"{node.func}(({generator}), default=None)", element.type)
+        return Compiled(f"{node.func}({generator})", INT if node.func == "sum" else BOOL)
+
+    # -- operators -------------------------------------------------------------------------
+
+    def _fold(self, source: str, type_: str, parts: list[Compiled], compute: Callable[[list[Any]], Any]) -> Compiled:
+        if all(p.const for p in parts):
+            try:
+                return _const(compute([p.value for p in parts]))
+            except Exception:  # a constant error (1/0) stays for run time; the checker reports none
+                pass
+        return Compiled(source, type_)
+
+    def _binary(self, node: Binary) -> Compiled:
+        op = node.op
+        if op in ("and", "or"):
+            left = self.compile(node.left)
+            if left.const:
+                if op == "and":
+                    return self.compile(node.right) if left.value else _const(False)
+                return _const(True) if left.value else self.compile(node.right)
+            right = self.compile(node.right)
+            if right.const and bool(right.value) == (op == "and"):
+                return left
+            return Compiled(f"({left.source} {op} {right.source})", BOOL)
+        left = self.compile(node.left)
+        right = self.compile(node.right)
+        if op in _ARITH:
+            for side, part in ((node.left, left), (node.right, right)):
+                if not _accepts((INT,), part.type):
+                    raise CompileError(f"'{op}' needs numbers, got {_TYPE_WORDS[part.type]}", side.pos)
+            fn = _ARITH[op]
+            return self._fold(f"({left.source} {_PY_OP.get(op, op)} {right.source})", INT, [left, right],
+                              lambda v: fn(v[0], v[1]))
+        if op in _COMPARE:
+            fn = _COMPARE[op]
+            return self._fold(f"({left.source} {op} {right.source})", BOOL, [left, right],
+                              lambda v: fn(v[0], v[1]))
+        if op in ("in", "notin"):
+            if not _accepts((LIST, CARDS, PILES, STR), right.type):
+                raise CompileError(f"'in' needs a list on its right, got {_TYPE_WORDS[right.type]}", node.right.pos)
+            word = "in" if op == "in" else "not in"
+            return self._fold(f"({left.source} {word} {right.source})", BOOL, [left, right],
+                              lambda v: (v[0] in v[1]) == (op == "in"))
+        raise CompileError(f"unknown operator {op}", node.pos)  # pragma: no cover
+
+    def _compile(self, node: Node) -> Compiled:
+        if isinstance(node, Const):
+            return _const(node.value)
+        if isinstance(node, Name):
+            return self._name(node)
+        if isinstance(node, Attr):
+            return self._attr(node)
+        if isinstance(node, Index):
+            return self._index(node)
+        if isinstance(node, Call):
+            return self._call(node)
+        if isinstance(node, Comprehension):
+            return self._comprehension(node)
+        if isinstance(node, Binary):
+            return self._binary(node)
+        if isinstance(node, Unary):
+            operand = self.compile(node.operand)
+            if node.op == "not":
+                return self._fold(f"(not {operand.source})", BOOL, [operand], lambda v: not v[0])
+            if not _accepts((INT,), operand.type):
+                raise CompileError(f"'-' needs a number, got {_TYPE_WORDS[operand.type]}", node.operand.pos)
+            return self._fold(f"(-{operand.source})", INT, [operand], lambda v: -v[0])
+        if isinstance(node, Ternary):
+            condition = self.compile(node.condition)
+            if condition.const:
+                return self.compile(node.then if condition.value else node.otherwise)
+            then = self.compile(node.then)
+            otherwise = self.compile(node.otherwise)
+            type_ = then.type if then.type == otherwise.type else ANY
+            return Compiled(f"({then.source} if {condition.source} else {otherwise.source})", type_)
+        if isinstance(node, ListLit):
+            items = [self.compile(i) for i in node.items]
+            types = {i.type for i in items}
+            type_ = CARDS if types == {CARD} else PILES if types == {PILE} else LIST
+            if all(i.const for i in items):
+                return Compiled(repr(tuple(i.value for i in items)), type_, True, tuple(i.value for i in items))
+            return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_)
+        raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
+
+
+def face_up_run(pile: list[int], up: Any) -> list[int]:
+    """The face-up cards on top of a pile, bottom first."""
+    k = len(pile)
+    while k > 0 and up[pile[k - 1]]:
+        k -= 1
+    return pile[k:]
+
+
+def pairs(items: Any) -> list[tuple[Any, Any]]:
+    """Neighbouring pairs: [a, b, c] -> [(a, b), (b, c)]."""
+    return list(zip(items, items[1:]))
+
+
+RUNTIME_GLOBALS: dict[str, Any] = {
+    "__builtins__": {}, "len": len, "range": range, "sum": sum, "min": min, "max": max, "all": all, "any": any, "abs": abs,
+    "face_up_run": face_up_run, "pairs": pairs, "None": None,
+}

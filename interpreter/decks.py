@@ -1,0 +1,136 @@
+"""Stage 2b: decks as data. Load a deck file into a table of cards and their attributes.
+
+A deck file lists cards explicitly or as products of attribute values (`each`),
+with copies, attributes derived from others (`derive`), the short code used in
+deal files and move texts (`code`), and how a face-up card is shown (`face`,
+`style`). Attributes may hold a list (a Decktet card's several suits).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import DealError, RulesetError
+from .source import Document, load_document
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An immutable card table: card ids are indexes into `cards`."""
+
+    name: str
+    description: str
+    attributes: dict[str, str]          # name -> "int" | "str" | "list"
+    cards: tuple[dict[str, Any], ...]   # attribute values per card id
+    codes: tuple[str, ...]              # short code per card id
+    faces: tuple[str, ...]              # display text per card id
+    styles: tuple[str, ...]             # rich style per card id
+    back: str = "##"
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def attribute_table(self, name: str) -> tuple[Any, ...]:
+        return tuple(card.get(name) for card in self.cards)
+
+    def parse_order(self, text: str, source: str = "<deal>") -> list[int]:
+        """Read a deal: card codes separated by white space, top of the deck first, `#` comments."""
+        by_code: dict[str, list[int]] = {}
+        for card_id in reversed(range(len(self.codes))):
+            by_code.setdefault(self.codes[card_id].upper(), []).append(card_id)
+        order: list[int] = []
+        for line_no, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0]
+            for match in re.finditer(r"\S+", line):
+                code = match.group().upper()
+                where = f"{source}:{line_no}:{match.start() + 1}"
+                if code not in by_code:
+                    raise DealError(f"{where}: '{match.group()}' is not a card of the {self.name} deck")
+                if not by_code[code]:
+                    raise DealError(f"{where}: '{match.group()}' appears more often than the deck holds it")
+                order.append(by_code[code].pop())
+        if len(order) != len(self.cards):
+            missing = sorted({code for code, ids in by_code.items() if ids})
+            raise DealError(f"{source}: the deal lists {len(order)} cards, the {self.name} deck has "
+                            f"{len(self.cards)}" + (f" (missing: {' '.join(missing[:10])})" if missing else ""))
+        return order
+
+
+def _format(template: str, card: dict[str, Any], values: dict[str, dict[Any, str]]) -> str:
+    def one(name: str, value: Any) -> str:
+        mapping = values.get(name, {})
+        return str(mapping.get(value, value))
+
+    def field(match: re.Match[str]) -> str:
+        name = match.group(1)
+        value = card.get(name)
+        if isinstance(value, list):
+            return "".join(one(name, v) for v in value)
+        return "" if value is None else one(name, value)
+
+    return _FIELD.sub(field, template)
+
+
+def load_deck(path: Path, display_path: str | None = None) -> Deck:
+    """Load and check a deck file."""
+    doc = load_document(path, display_path=display_path)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise RulesetError("a deck file must be a mapping", doc.pos(()))
+    from .schema import validate  # late import: schema loads the ruleset schema
+
+    validate(doc, "deck")
+    attributes: dict[str, str] = dict(data["attributes"])
+    cards: list[dict[str, Any]] = []
+    for i, entry in enumerate(data["cards"]):
+        copies = entry.get("copies", 1)
+        if "each" in entry:
+            names = list(entry["each"])
+            for combo in itertools.product(*(entry["each"][n] for n in names)):
+                card = dict(zip(names, combo))
+                card.update(entry.get("with", {}))
+                cards.extend(dict(card) for _ in range(copies))
+        else:
+            card = {k: v for k, v in entry.items() if k != "copies"}
+            cards.extend(dict(card) for _ in range(copies))
+    for name, rule in data.get("derive", {}).items():
+        for card in cards:
+            card[name] = rule["map"].get(card.get(rule["from"]))
+    for index, card in enumerate(cards):
+        for name, value in card.items():
+            if name not in attributes:
+                raise RulesetError(f"card {index + 1} has attribute '{name}', which the deck does not declare",
+                                   doc.pos(("attributes",)))
+            wanted = attributes[name]
+            ok = (value is None or (wanted == "int" and isinstance(value, int) and not isinstance(value, bool))
+                  or (wanted == "str" and isinstance(value, str)) or (wanted == "list" and isinstance(value, list)))
+            if not ok:
+                raise RulesetError(f"card {index + 1}: attribute '{name}' should be {wanted}, got {value!r}",
+                                   doc.pos(("attributes", name)))
+    code_values = data.get("code_values", {})
+    face_values = data.get("face_values", {})
+    codes = tuple(_format(data["code"], card, code_values) for card in cards)
+    faces = tuple(_format(data.get("face", data["code"]), card, face_values) for card in cards)
+    style_rule = data.get("style")
+    styles = tuple(str(style_rule["map"].get(card.get(style_rule["from"]), "")) if style_rule else ""
+                   for card in cards)
+    _check_codes(doc, cards, codes)
+    return Deck(data["deck"], data.get("description", ""), attributes, tuple(cards), codes, faces, styles,
+                data.get("back", "##"))
+
+
+def _check_codes(doc: Document, cards: list[dict[str, Any]], codes: tuple[str, ...]) -> None:
+    """Cards that differ must have different codes, or deal files would be ambiguous."""
+    seen: dict[str, dict[str, Any]] = {}
+    for card, code in zip(cards, codes):
+        if any(c.isspace() or c == "#" for c in code) or not code:
+            raise RulesetError(f"card code {code!r} must be non-empty, without spaces or '#'", doc.pos(("code",)))
+        other = seen.setdefault(code.upper(), card)
+        if other != card:
+            raise RulesetError(f"two different cards share the code {code!r}", doc.pos(("code",)))

@@ -1,0 +1,376 @@
+"""Stage 6: run games. `Game` holds a mutable `State` over a shared, compiled `Ruleset`.
+
+The API follows the usual agent vocabulary: current player, legal moves, apply,
+undo, clone, a view per seat, is over, scores. Piles are lists of card ids that
+are never changed in place (a change replaces the list), so a clone copies only
+the outer lists and an undo entry keeps the old list. Every change goes through
+the `State` methods, which write an undo journal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from .errors import DealError, IllegalMoveError
+from .ruleset import Ruleset
+
+
+class Move:
+    """One legal move: a move template applied to a source pile, a card count and a destination pile.
+
+    `str(move)` is its canonical text, which `Game.parse_move` reads back.
+    """
+
+    __slots__ = ("rules", "template", "src", "count", "dst")
+
+    def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int) -> None:
+        self.rules = rules
+        self.template = template
+        self.src = src
+        self.count = count
+        self.dst = dst
+
+    @property
+    def name(self) -> str:
+        return self.rules.moves[self.template].name
+
+    def key(self) -> tuple[int, int, int, int]:
+        return (self.template, self.src, self.count, self.dst)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def text(self, long: bool = False) -> str:
+        rules = self.rules
+        template = rules.moves[self.template]
+        if template.named_text:
+            return template.name
+        names = rules.pile_names
+        if long:
+            def pile(p: int) -> str:
+                zone = rules.zones[rules.pile_zone[p]]
+                return zone.name if zone.single else f"{zone.name}{rules.pile_index[p] + 1}"
+        else:
+            def pile(p: int) -> str:
+                return names[p]
+        parts = []
+        if self.src >= 0:
+            parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else ""))
+        if self.dst >= 0:
+            parts.append(pile(self.dst))
+        text = ">".join(parts)
+        return f"{template.name}:{text}" if template.prefixed else text
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move({self.text()!r})"
+
+
+class State:
+    """The mutable part of a game. Every mutation is journaled for undo."""
+
+    __slots__ = ("piles", "up", "vars", "current", "over", "outcome", "reason", "journal", "marks", "deck_order",
+                 "players")
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
+        self.up = bytearray(len(rules.deck))
+        self.vars: list[Any] = [0] * rules.var_count
+        self.current = 0
+        self.over = False
+        self.outcome: str | None = None
+        self.reason = ""
+        self.journal: list[tuple[Any, ...]] = []
+        self.marks: list[int] = []
+        self.deck_order: list[int] = []
+        self.players = players
+
+    def copy(self) -> "State":
+        other = State.__new__(State)
+        other.piles = list(self.piles)
+        other.up = bytearray(self.up)
+        other.vars = list(self.vars)
+        other.current = self.current
+        other.over = self.over
+        other.outcome = self.outcome
+        other.reason = self.reason
+        other.journal = list(self.journal)
+        other.marks = list(self.marks)
+        other.deck_order = self.deck_order
+        other.players = self.players
+        return other
+
+    # -- mutations ------------------------------------------------------------------------
+
+    def move_cards(self, src: int, dst: int, n: int, flip: bool = False, face: bool | None = None) -> None:
+        if n <= 0:
+            return
+        piles = self.piles
+        old_src, old_dst = piles[src], piles[dst]
+        if n > len(old_src):
+            n = len(old_src)
+        moved = old_src[-n:]
+        if flip:
+            moved.reverse()
+            for card in moved:
+                self.set_face(card, not self.up[card])
+        if face is not None:
+            for card in moved:
+                if self.up[card] != face:
+                    self.set_face(card, face)
+        self.journal.append(("piles", src, old_src, dst, old_dst))
+        piles[src] = old_src[:-n]
+        piles[dst] = old_dst + moved
+
+    def set_face(self, card: int, up: bool) -> None:
+        self.journal.append(("up", card, self.up[card]))
+        self.up[card] = up
+
+    def set_var(self, slot: int, value: Any) -> None:
+        self.journal.append(("var", slot, self.vars[slot]))
+        self.vars[slot] = value
+
+    def end(self, outcome: str, reason: str) -> None:
+        if not self.over:
+            self.journal.append(("meta", self.current, self.over, self.outcome, self.reason))
+            self.over, self.outcome, self.reason = True, outcome, reason
+
+    def set_current(self, player: int) -> None:
+        self.journal.append(("meta", self.current, self.over, self.outcome, self.reason))
+        self.current = player
+
+    def place_deck(self, pile: int) -> None:
+        self.piles[pile] = list(reversed(self.deck_order)) + self.piles[pile]
+        for card in self.deck_order:
+            self.up[card] = 0
+
+    def undo_to(self, mark: int) -> None:
+        journal = self.journal
+        while len(journal) > mark:
+            entry = journal.pop()
+            kind = entry[0]
+            if kind == "piles":
+                _, src, old_src, dst, old_dst = entry
+                self.piles[dst] = old_dst
+                self.piles[src] = old_src
+            elif kind == "up":
+                self.up[entry[1]] = entry[2]
+            elif kind == "var":
+                self.vars[entry[1]] = entry[2]
+            else:
+                _, self.current, self.over, self.outcome, self.reason = entry
+
+
+class Game:
+    """One game of a ruleset: start it from a seed or an explicit deal, then apply moves."""
+
+    def __init__(self, rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
+                 players: int | None = None, persisted: dict[str, Any] | None = None) -> None:
+        self.rules = rules
+        self.players = players if players is not None else rules.default_players
+        if not rules.min_players <= self.players <= rules.max_players:
+            raise IllegalMoveError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
+                                   f"not {self.players}")
+        self.seed = seed
+        deck = rules.deck
+        if deal is not None:
+            order = deck.parse_order(deal if isinstance(deal, str) else " ".join(deal))
+        else:
+            if seed is None:
+                raise DealError("a game needs a seed or a deal")
+            order = list(range(len(deck)))
+            random.Random(seed).shuffle(order)
+        self.state = State(rules, self.players)
+        self.state.deck_order = order
+        self.history: list[Move] = []
+        self._legal: list[Move] | None = None
+        S = self.state
+        for variable in rules.variables.values():
+            count = self.players if variable.per_player else 1
+            for p in range(count):
+                value = variable.initial(S, {"player": p})
+                if variable.persist and persisted and variable.name in persisted:
+                    value = persisted[variable.name]
+                S.vars[variable.slot + p] = value
+        env = {"player": 0}
+        for effect in rules.setup:
+            effect(S, env)
+        S.journal.clear()
+        self._after_change()
+
+    @property
+    def deal_order(self) -> list[str]:
+        """The deck as dealt: card codes, top of the deck first (a deal file of this game)."""
+        return [self.rules.deck.codes[c] for c in self.state.deck_order]
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def outcome(self) -> str | None:
+        return self.state.outcome
+
+    @property
+    def reason(self) -> str:
+        return self.state.reason
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = self._enumerate()
+        return list(self._legal)
+
+    def _enumerate(self) -> list[Move]:
+        out: list[Move] = []
+        if self.state.over:
+            return out
+        rules = self.rules
+        for template in rules.moves:
+            template.enumerate(self.state, out, Move, rules)
+        return out
+
+    def apply(self, move: Move) -> None:
+        """Apply a legal move; raises `IllegalMoveError` for any other."""
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        if move not in legal:
+            raise IllegalMoveError(f"{move} is not a legal move now")
+        rules = self.rules
+        S = self.state
+        template = rules.moves[move.template]
+        S.marks.append(len(S.journal))
+        pile = S.piles[move.src] if move.src >= 0 else []
+        cards = pile[len(pile) - move.count:] if move.count else []
+        env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
+               "card": cards[0] if cards else None, "player": S.current, "move": template.name}
+        for effect in template.effects:
+            effect(S, env)
+        for trigger in rules.triggers:
+            if trigger.after is None or template.name in trigger.after:
+                trigger.run(S, env)
+        self.history.append(move)
+        if not S.over and rules.rotation:
+            S.set_current((S.current + 1) % self.players)
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """Check the end conditions; a game with no legal move ends as the ruleset says."""
+        rules = self.rules
+        S = self.state
+        self._legal = None
+        if not S.over:
+            env = {"player": S.current}
+            for condition in rules.end_conditions:
+                if condition.test(S, env):
+                    S.end(condition.result, condition.reason)
+                    break
+        if not S.over and rules.max_moves is not None and len(self.history) >= rules.max_moves:
+            S.end("limit", f"the move limit ({rules.max_moves}) was reached")
+        if not S.over:
+            self._legal = self._enumerate()
+            if not self._legal:
+                S.end(*rules.no_moves_result)
+        if S.over:
+            self._legal = []
+            env = {"player": S.current}
+            for effect in rules.on_end:
+                effect(S, env)
+
+    def finish(self, outcome: str = "abandoned", reason: str = "the player stopped") -> None:
+        """End an unfinished game now (a player quits); the ruleset's `on_end` effects run."""
+        if self.state.over:
+            return
+        S = self.state
+        S.marks.append(len(S.journal))
+        S.end(outcome, reason)
+        self._legal = []
+        env = {"player": S.current}
+        for effect in self.rules.on_end:
+            effect(S, env)
+
+    def undo(self) -> None:
+        """Take back the last move (or `finish`)."""
+        S = self.state
+        if not S.marks:
+            raise IllegalMoveError("there is no move to undo")
+        S.undo_to(S.marks.pop())
+        if self.history and len(self.history) > len(S.marks):
+            self.history.pop()
+        self._legal = None
+
+    def clone(self) -> "Game":
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.players = self.players
+        other.seed = self.seed
+        other.state = self.state.copy()
+        other.history = list(self.history)
+        other._legal = list(self._legal) if self._legal is not None else None
+        return other
+
+    # -- moves as text --------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move whose text (short or long form, any case) is `text`."""
+        wanted = " ".join(text.strip().lower().split())
+        for move in self.legal_moves():
+            if wanted in (move.text().lower(), move.text(long=True).lower()):
+                return move
+        raise IllegalMoveError(f"'{text.strip()}' is not a legal move now")
+
+    # -- results and views ----------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        score = self.rules.score
+        if score is None:
+            return [0] * self.players
+        return [score(self.state, {"player": p}) for p in range(self.players)]
+
+    def variable(self, name: str, player: int | None = None) -> Any:
+        variable = self.rules.variables[name]
+        offset = (player if player is not None else self.state.current) if variable.per_player else 0
+        return self.state.vars[variable.slot + offset]
+
+    def persistent_values(self) -> dict[str, Any]:
+        return {name: self.variable(name) for name in self.rules.persistent_variables()}
+
+    def visible(self, card: int, zone: str, player: int) -> bool:
+        visibility = self.rules.zones[zone].visibility
+        if visibility == "all":
+            return True
+        if visibility == "none":
+            return False
+        return bool(self.state.up[card])
+
+    def view(self, player: int = 0) -> dict[str, Any]:
+        """What `player` may see: face-up cards by code, hidden cards as None, counts, variables."""
+        rules = self.rules
+        codes = rules.deck.codes
+        zones: dict[str, Any] = {}
+        for zone in rules.zones.values():
+            piles = []
+            for p in zone.piles:
+                piles.append([codes[c] if self.visible(c, zone.name, player) else None for c in self.state.piles[p]])
+            zones[zone.name] = piles[0] if zone.single else piles
+        variables = {}
+        for variable in rules.variables.values():
+            if variable.per_player:
+                variables[variable.name] = [self.state.vars[variable.slot + p] for p in range(self.players)]
+            else:
+                variables[variable.name] = self.state.vars[variable.slot]
+        return {"ruleset": rules.name, "player": player, "current_player": self.state.current,
+                "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
+                "legal_moves": [m.text() for m in self.legal_moves()] if player == self.state.current else []}
+
+    def cards_in_play(self) -> Iterable[int]:
+        for pile in self.state.piles:
+            yield from pile

@@ -1,0 +1,80 @@
+"""One exception hierarchy for every stage of the pipeline.
+
+The library raises structured errors carrying a `SourcePos`; only the CLI (or a
+caller) formats them, with `format_error`, as ``path:line:col: message`` followed
+by the source line and a caret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourcePos:
+    """A place in a text file: 1-based line and column, plus the file's text for context."""
+
+    path: str
+    line: int
+    col: int
+    text: str | None = None
+
+    def source_line(self) -> str | None:
+        if self.text is None:
+            return None
+        lines = self.text.splitlines()
+        if 1 <= self.line <= len(lines):
+            return lines[self.line - 1]
+        return None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+class CardrulesError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+    def __init__(self, message: str, pos: SourcePos | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+    def __str__(self) -> str:
+        return f"{self.pos}: {self.message}" if self.pos else self.message
+
+
+class RulesetError(CardrulesError):
+    """A ruleset or deck file is broken: YAML syntax, schema, expression or name errors."""
+
+
+class ExpressionSyntaxError(RulesetError):
+    """An expression string does not parse."""
+
+
+class RulesetRuntimeError(CardrulesError):
+    """An expression failed while a game ran (for example `top(p).rank` on an empty pile)."""
+
+
+class IllegalMoveError(CardrulesError):
+    """A move that is not legal in the current state, or text that names no legal move."""
+
+
+class DealError(CardrulesError):
+    """A deal file (an explicit card order) is malformed or does not match the deck."""
+
+
+class SaveError(CardrulesError):
+    """The per-user store of persistent values could not be read or written."""
+
+
+def format_error(error: CardrulesError) -> str:
+    """Render an error as ``path:line:col: message`` with the source line and a caret."""
+    if error.pos is None:
+        return f"error: {error.message}"
+    lines = [f"{error.pos}: {error.message}"]
+    source = error.pos.source_line()
+    if source is not None:
+        expanded = source.expandtabs(1)
+        lines.append("    " + expanded)
+        lines.append("    " + " " * max(error.pos.col - 1, 0) + "^")
+    return "\n".join(lines)

@@ -1,0 +1,263 @@
+"""Stage 3: parse expression strings (Lark, LALR) into small AST nodes with offsets.
+
+Every node records `pos`, the character offset of its start inside the
+expression string; the loader turns it into a file line and column. The parser is
+built once per process from `grammar/expressions.lark`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .resources import grammar_dir
+
+
+@dataclass(frozen=True)
+class Node:
+    pos: int
+
+
+@dataclass(frozen=True)
+class Const(Node):
+    value: Any
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    obj: Node
+    name: str
+    name_pos: int
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    func: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Comprehension(Node):
+    func: str
+    element: Node
+    names: tuple[str, ...]
+    iterable: Node
+    condition: Node | None
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str  # "not" or "neg"
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str  # + - * / % == != < <= > >= in notin and or
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Ternary(Node):
+    then: Node
+    condition: Node
+    otherwise: Node
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Loop:
+    names: tuple[str, ...]
+    iterable: Node
+
+
+class ParseError(Exception):
+    """An expression did not parse; `offset` is where, inside the expression string."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def _start(item: Any) -> int:
+    if isinstance(item, Token):
+        return item.start_pos or 0
+    if isinstance(item, Node):
+        return item.pos
+    return 0
+
+
+@v_args(inline=True)
+class _ToAst(Transformer):
+    def number(self, tok: Token) -> Node:
+        return Const(tok.start_pos or 0, int(tok))
+
+    def string(self, tok: Token) -> Node:
+        return Const(tok.start_pos or 0, str(tok)[1:-1])
+
+    @v_args(meta=True)
+    def true(self, meta: Any) -> Node:
+        return Const(meta.start_pos, True)
+
+    @v_args(meta=True)
+    def false(self, meta: Any) -> Node:
+        return Const(meta.start_pos, False)
+
+    @v_args(meta=True)
+    def none(self, meta: Any) -> Node:
+        return Const(meta.start_pos, None)
+
+    def name(self, tok: Token) -> Node:
+        return Name(tok.start_pos or 0, str(tok))
+
+    def attr(self, obj: Node, tok: Token) -> Node:
+        return Attr(obj.pos, obj, str(tok), tok.start_pos or 0)
+
+    def index(self, obj: Node, index: Node) -> Node:
+        return Index(obj.pos, obj, index)
+
+    def args(self, *items: Node) -> tuple[Node, ...]:
+        return tuple(items)
+
+    def names(self, *toks: Token) -> tuple[str, ...]:
+        return tuple(str(t) for t in toks)
+
+    def call(self, func: Token, args: tuple[Node, ...] | None) -> Node:
+        return Call(func.start_pos or 0, str(func), args or ())
+
+    def comprehension(self, func: Token, element: Node, names: tuple[str, ...], iterable: Node,
+                      condition: Node | None) -> Node:
+        return Comprehension(func.start_pos or 0, str(func), element, names, iterable, condition)
+
+    def list(self, items: tuple[Node, ...] | None) -> Node:
+        items = items or ()
+        return ListLit(items[0].pos - 1 if items else 0, items)
+
+    @v_args(meta=True, inline=True)
+    def not_(self, meta: Any, operand: Node) -> Node:
+        return Unary(meta.start_pos, "not", operand)
+
+    @v_args(meta=True, inline=True)
+    def neg(self, meta: Any, operand: Node) -> Node:
+        return Unary(meta.start_pos, "neg", operand)
+
+    def _binary(op: str):  # type: ignore[misc]
+        def build(self: Any, left: Node, right: Node) -> Node:
+            return Binary(left.pos, op, left, right)
+        return build
+
+    add = _binary("+")
+    sub = _binary("-")
+    mul = _binary("*")
+    div = _binary("/")
+    mod = _binary("%")
+    and_ = _binary("and")
+    or_ = _binary("or")
+    in_ = _binary("in")
+    not_in = _binary("notin")
+
+    def compare(self, left: Node, op: Token, right: Node) -> Node:
+        return Binary(left.pos, str(op), left, right)
+
+    def ternary(self, then: Node, condition: Node, otherwise: Node) -> Node:
+        return Ternary(then.pos, then, condition, otherwise)
+
+    def signature(self, name: Token, *params: Token | None) -> Signature:
+        return Signature(str(name), tuple(str(p) for p in params if p is not None))
+
+    def loop(self, names: tuple[str, ...], iterable: Node) -> Loop:
+        return Loop(names, iterable)
+
+
+_TERMINAL_NAMES = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'", "COLON": "':'",
+    "$END": "the end of the expression",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = []
+    for term in sorted(expected):
+        if term in _TERMINAL_NAMES:
+            words.append(_TERMINAL_NAMES[term])
+        elif term.isupper() and term.isalpha():
+            words.append(f"'{term.lower()}'")
+        else:
+            words.append(term)
+    words = sorted(set(words))
+    if len(words) > 6:
+        return ", ".join(words[:6]) + ", ..."
+    return ", ".join(words)
+
+
+@lru_cache(maxsize=None)
+def _parser(start: str) -> Lark:
+    grammar = (grammar_dir() / "expressions.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", start=start, propagate_positions=True, maybe_placeholders=True)
+
+
+def _parse(text: str, start: str) -> Any:
+    try:
+        tree = _parser(start).parse(text)
+        return _ToAst().transform(tree)
+    except UnexpectedToken as exc:
+        tok = exc.token
+        offset = tok.start_pos if tok.start_pos is not None else len(text)
+        found = "the end of the expression" if tok.type == "$END" else repr(str(tok))
+        raise ParseError(f"unexpected {found}: expected {_describe_expected(set(exc.expected))}",
+                         offset) from None
+    except UnexpectedCharacters as exc:
+        raise ParseError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.pos_in_stream) from None
+    except UnexpectedEOF as exc:
+        raise ParseError(f"unexpected end of the expression: expected {_describe_expected(set(exc.expected))}",
+                         len(text)) from None
+    except UnexpectedInput as exc:  # pragma: no cover - other Lark input errors
+        raise ParseError(str(exc), getattr(exc, "pos_in_stream", 0) or 0) from None
+    except VisitError as exc:  # pragma: no cover - a bug in the transformer
+        raise ParseError(f"cannot read the expression: {exc.orig_exc}", 0) from None
+
+
+def parse_expression(text: str) -> Node:
+    """Parse one expression; raises `ParseError` with the offset of the problem."""
+    if not text.strip():
+        raise ParseError("empty expression", 0)
+    return _parse(text, "start")
+
+
+def parse_signature(text: str) -> Signature:
+    """Parse a function signature such as ``fits(card, pile)``."""
+    return _parse(text, "signature")
+
+
+def parse_loop(text: str) -> Loop:
+    """Parse a loop header such as ``p in tableau``."""
+    return _parse(text, "loop")

@@ -1,0 +1,808 @@
+"""Stage 5: build an immutable, compiled `Ruleset` from a validated ruleset document.
+
+Resolves the deck, options, variables and zones (every pile gets an integer
+index), parses every expression once, type-checks it against the names it can
+see, and compiles it to Python. Each move template becomes one generated
+enumerator function (loops over sources, taken cards and destinations, with the
+`when` conditions hoisted to the outermost loop whose names they use), and every
+effect becomes a small closure. Nothing is parsed or tree-walked after this.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, Compiled, CompileError, Compiler,
+                       Function, InlinedFunctionError, Scope)
+from .decks import Deck, load_deck
+from .errors import RulesetError, RulesetRuntimeError, SourcePos
+from .parser import Binary, Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
+from .resources import rulesets_dir
+from .schema import validate
+from .source import Document, PathKey, load_document
+
+Effect = Callable[[Any, dict[str, Any]], None]
+Evaluator = Callable[[Any, dict[str, Any]], Any]
+
+MOVE_BINDINGS = {"src": ("b_src", PILE), "dst": ("b_dst", PILE), "cards": ("b_cards", CARDS),
+                 "card": ("b_card", CARD), "n": ("b_n", INT), "player": ("b_player", INT)}
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    help: str
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    slot: int
+    per_player: bool
+    persist: bool
+    label: str
+    initial: Evaluator
+    show: Evaluator | None
+
+
+@dataclass(frozen=True)
+class Zone:
+    name: str
+    piles: tuple[int, ...]
+    single: bool
+    short: str
+    label: str
+    show: str
+    visibility: str
+
+
+@dataclass
+class MoveTemplate:
+    name: str
+    index: int
+    help: str
+    sources: tuple[int, ...]
+    targets: tuple[int, ...]
+    take: str
+    effects: list[Effect]
+    enumerate: Callable[..., None] = field(default=lambda *a: None)
+    named_text: bool = False   # text is the bare name (one source pile, at most one target)
+    prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    name: str
+    after: frozenset[str] | None
+    run: Effect
+
+
+@dataclass(frozen=True)
+class EndCondition:
+    test: Evaluator
+    result: str
+    reason: str
+
+
+class Ruleset:
+    """A loaded, compiled ruleset with its option values fixed. Start games with `new_game`."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.title = ""
+        self.description = ""
+        self.path: Path | None = None
+        self.deck: Deck
+        self.options: dict[str, Option] = {}
+        self.option_values: dict[str, Any] = {}
+        self.min_players = 1
+        self.max_players = 1
+        self.default_players = 1
+        self.variables: dict[str, Variable] = {}
+        self.var_count = 0
+        self.zones: dict[str, Zone] = {}
+        self.pile_count = 0
+        self.pile_zone: tuple[str, ...] = ()
+        self.pile_index: tuple[int, ...] = ()
+        self.pile_names: tuple[str, ...] = ()
+        self.layout: list[list[str]] = []
+        self.setup: list[Effect] = []
+        self.moves: list[MoveTemplate] = []
+        self.moves_by_name: dict[str, MoveTemplate] = {}
+        self.triggers: list[Trigger] = []
+        self.end_conditions: list[EndCondition] = []
+        self.no_moves_result = ("lost", "no move is possible")
+        self.max_moves: int | None = None
+        self.on_end: list[Effect] = []
+        self.score: Evaluator | None = None
+        self.rotation = False
+        self.generated_source = ""
+
+    def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
+                 persisted: dict[str, Any] | None = None) -> "Any":
+        """Start a game from a seed (shuffled deck) or an explicit deal (card codes, top of the deck first)."""
+        from .engine import Game
+
+        return Game(self, seed=seed, deal=deal, players=players, persisted=persisted)
+
+    def persistent_variables(self) -> list[str]:
+        return [v.name for v in self.variables.values() if v.persist]
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def find_ruleset(name_or_path: str | Path) -> Path:
+    """A ruleset file: an existing path, or the name of a bundled ruleset."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    bundled = rulesets_dir() / f"{name_or_path}.yaml"
+    if bundled.is_file():
+        return bundled
+    available = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
+    raise RulesetError(f"no ruleset '{name_or_path}': not a file, nor a bundled ruleset ({available})")
+
+
+def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
+    """Load, validate and compile a ruleset. `options` maps option names to values (or their text)."""
+    path = find_ruleset(name_or_path)
+    doc = load_document(path)
+    if not isinstance(doc.data, dict):
+        raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)", doc.pos(()))
+    validate(doc, "ruleset")
+    return _Builder(doc, path, options or {}).build()
+
+
+def _coerce_option(option: Option, value: Any) -> Any:
+    for allowed in option.values:
+        if value == allowed and type(value) is type(allowed):
+            return allowed
+    text = str(value).strip().lower()
+    for allowed in option.values:
+        if str(allowed).lower() == text:
+            return allowed
+    choices = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in option.values)
+    raise RulesetError(f"option '{option.name}' cannot be {value!r} (choose from: {choices})")
+
+
+class _Builder:
+    def __init__(self, doc: Document, path: Path, chosen: dict[str, Any]) -> None:
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.path = path
+        self.chosen = chosen
+        self.rules = Ruleset()
+        self.scope = Scope()
+        self.globals: dict[str, Any] = dict(RUNTIME_GLOBALS)
+        self.sources: list[str] = []
+        self._counter = 0
+
+    # -- errors ---------------------------------------------------------------------------
+
+    def _error_at(self, path: PathKey, exc: ParseError | CompileError) -> RulesetError:
+        if isinstance(exc, InlinedFunctionError) and exc.function.locate is not None:
+            pos = exc.function.locate(exc.offset)
+            return RulesetError(f"{exc.message} (in function '{exc.function.name}')", pos)
+        return RulesetError(exc.message, self.doc.expr_pos(path, exc.offset))
+
+    def parse(self, path: PathKey) -> Node:
+        value = self._value(path)
+        if isinstance(value, bool) or isinstance(value, int):
+            from .parser import Const
+
+            return Const(0, value)
+        try:
+            return parse_expression(str(value))
+        except ParseError as exc:
+            raise self._error_at(path, exc) from None
+
+    def _value(self, path: PathKey) -> Any:
+        value: Any = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+    def compile_node(self, node: Node, path: PathKey, scope: Scope,
+                     expect: tuple[str, ...] | None = None) -> tuple[Compiled, Compiler]:
+        compiler = Compiler(scope)
+        try:
+            return compiler.compile(node, expect), compiler
+        except CompileError as exc:
+            raise self._error_at(path, exc) from None
+
+    def evaluator(self, path: PathKey, scope: Scope, expect: tuple[str, ...] | None = None,
+                  node: Node | None = None) -> Evaluator:
+        """Compile the expression at `path` into `fn(state, env)`."""
+        node = node if node is not None else self.parse(path)
+        compiled, compiler = self.compile_node(node, path, scope, expect)
+        if compiled.const:
+            value = compiled.value
+            return lambda S, env: value
+        name = self._fresh("expr")
+        prologue = self._prologue(compiled.source, scope, compiler)
+        source = f"def {name}(S, env):\n{prologue}    return {compiled.source}\n"
+        function = self._define(name, source)
+        pos = self.doc.expr_pos(path, node.pos)
+        text = str(self._value(path))
+
+        def run(S: Any, env: dict[str, Any]) -> Any:
+            try:
+                return function(S, env)
+            except Exception as exc:  # noqa: BLE001 - reported with the expression's position
+                raise _runtime_error(exc, text, pos) from None
+
+        return run
+
+    def _prologue(self, source: str, scope: Scope, compiler: Compiler, exclude: str = "") -> str:
+        lines = []
+        if "P" in compiler.uses:
+            lines.append("    P = S.piles\n")
+        if "U" in compiler.uses:
+            lines.append("    U = S.up\n")
+        if "V" in compiler.uses:
+            lines.append("    V = S.vars\n")
+        for dsl_name, (py_name, _) in scope.bindings.items():
+            if py_name != exclude and re.search(rf"\b{py_name}\b", source):
+                lines.append(f"    {py_name} = env[{dsl_name!r}]\n")
+        return "".join(lines)
+
+    def _fresh(self, prefix: str) -> str:
+        self._counter += 1
+        return f"_{prefix}_{self._counter}"
+
+    def _define(self, name: str, source: str) -> Callable[..., Any]:
+        self.sources.append(source)
+        code = compile(source, f"<cardrules {self.rules.name}>", "exec")
+        exec(code, self.globals)  # generated from the parsed tree only, see compiler.py
+        return self.globals[name]
+
+    # -- sections -------------------------------------------------------------------------
+
+    def build(self) -> Ruleset:
+        rules, data = self.rules, self.data
+        rules.name = data["ruleset"]
+        rules.title = data.get("title", rules.name)
+        rules.description = data.get("description", "")
+        rules.path = self.path
+        self._deck()
+        self._options()
+        self._players()
+        self._zones()
+        self._variables()
+        self._functions()
+        self._setup()
+        self._moves()
+        self._triggers()
+        self._end()
+        rules.generated_source = "\n".join(self.sources)
+        return rules
+
+    def _deck(self) -> None:
+        name = self.data["deck"]
+        candidates = [self.path.parent / name, self.path.parent / f"{name}.yaml",
+                      self.path.parent / "decks" / f"{name}.yaml", rulesets_dir() / "decks" / f"{name}.yaml"]
+        for candidate in candidates:
+            if candidate.is_file():
+                self.rules.deck = load_deck(candidate)
+                break
+        else:
+            raise RulesetError(f"deck '{name}' not found (looked for {name}.yaml next to the ruleset, in decks/ "
+                               f"and among the bundled decks)", self.doc.pos(("deck",)))
+        deck = self.rules.deck
+        for attr, type_ in deck.attributes.items():
+            self.scope.card_attributes[attr] = {"int": INT, "str": "str", "list": "list"}[type_]
+            self.globals[f"A_{attr}"] = deck.attribute_table(attr)
+
+    def _options(self) -> None:
+        rules = self.rules
+        for name, spec in self.data.get("options", {}).items():
+            values = tuple(spec["values"])
+            if spec["default"] not in values:
+                raise RulesetError(f"default {spec['default']!r} is not one of the values", self.doc.pos(
+                    ("options", name, "default")))
+            rules.options[name] = Option(name, values, spec["default"], spec.get("help", ""))
+        for name, value in self.chosen.items():
+            if name not in rules.options:
+                known = ", ".join(sorted(rules.options)) or "none"
+                raise RulesetError(f"{rules.name} has no option '{name}' (options: {known})")
+        for name, option in rules.options.items():
+            rules.option_values[name] = _coerce_option(option, self.chosen[name]) if name in self.chosen \
+                else option.default
+        self.scope.options = dict(rules.option_values)
+
+    def _players(self) -> None:
+        spec = self.data.get("players", 1)
+        rules = self.rules
+        if isinstance(spec, int):
+            rules.min_players = rules.max_players = rules.default_players = spec
+        else:
+            rules.min_players, rules.max_players = spec["min"], spec["max"]
+            rules.default_players = spec.get("default", spec["min"])
+            if not rules.min_players <= rules.default_players <= rules.max_players:
+                raise RulesetError("players: default must lie between min and max", self.doc.pos(("players",)))
+        order = self.data.get("turns", {}).get("order", "solo" if rules.max_players == 1 else "rotation")
+        rules.rotation = order == "rotation"
+
+    def _zones(self) -> None:
+        rules = self.rules
+        index = 0
+        zone_of: list[str] = []
+        index_in: list[int] = []
+        names: list[str] = []
+        shorts: dict[str, str] = {}
+        for name, spec in self.data["zones"].items():
+            count = spec.get("count", 1)
+            piles = tuple(range(index, index + count))
+            index += count
+            short = spec.get("short", name)
+            for taken in (short, name):
+                if taken in shorts and shorts[taken] != name:
+                    raise RulesetError(f"zone name '{taken}' is already used by zone '{shorts[taken]}'",
+                                       self.doc.pos(("zones", name)))
+            shorts[short] = shorts[name] = name
+            single = "count" not in spec
+            rules.zones[name] = Zone(name, piles, single, short, spec.get("label", name.replace("_", " ")),
+                                     spec.get("show", "stack"), spec.get("visibility", "faces"))
+            for i in range(count):
+                zone_of.append(name)
+                index_in.append(i)
+                names.append(short if single else f"{short}{i + 1}")
+            self.scope.zones[name] = (piles, single)
+        rules.pile_count = index
+        rules.pile_zone = tuple(zone_of)
+        rules.pile_index = tuple(index_in)
+        rules.pile_names = tuple(names)
+        self.globals["PILE_ZONE"] = rules.pile_zone
+        self.globals["PILE_INDEX"] = rules.pile_index
+        layout = self.data.get("layout") or [[z] for z in rules.zones]
+        for r, row in enumerate(layout):
+            for c, zone in enumerate(row):
+                if zone not in rules.zones:
+                    raise RulesetError(f"layout names unknown zone '{zone}'", self.doc.pos(("layout", r, c)))
+        rules.layout = [list(row) for row in layout]
+
+    def _variables(self) -> None:
+        rules = self.rules
+        slot = 0
+        specs = self.data.get("variables", {})
+        players = rules.max_players
+        for name, spec in specs.items():
+            if name in self.scope.zones:
+                raise RulesetError(f"variable '{name}' has the name of a zone", self.doc.pos(("variables", name)))
+            initial = spec["initial"]
+            type_ = BOOL if isinstance(initial, bool) else INT if isinstance(initial, int) else "any"
+            per_player = spec.get("per_player", False)
+            self.scope.variables[name] = (slot, type_, per_player)
+            slot += players if per_player else 1
+        rules.var_count = slot
+        init_scope = Scope(bindings={"player": ("b_player", INT)}, zones=self.scope.zones,
+                           options=self.scope.options, card_attributes=self.scope.card_attributes)
+        for name, spec in specs.items():
+            path = ("variables", name)
+            initial = self.evaluator(path + ("initial",), init_scope)
+            show = self.evaluator(path + ("show",), self.scope.with_bindings({"player": ("b_player", INT)})) \
+                if "show" in spec else None
+            rules.variables[name] = Variable(name, self.scope.variables[name][0], spec.get("per_player", False),
+                                             spec.get("persist", False), spec.get("label", name.replace("_", " ")),
+                                             initial, show)
+
+    def _functions(self) -> None:
+        for key, body_text in self.data.get("functions", {}).items():
+            try:
+                signature = parse_signature(str(key))
+            except ParseError as exc:
+                raise RulesetError(f"a function is written name(param, ...): {exc.message}",
+                                   self.doc.pos(("functions", key), key=True)) from None
+            path = ("functions", key)
+            body = self.parse(path)
+            if signature.name in self.scope.functions:
+                raise RulesetError(f"function '{signature.name}' is defined twice", self.doc.pos(path, key=True))
+            self.scope.functions[signature.name] = Function(
+                signature.name, signature.params, body, lambda offset, p=path: self.doc.expr_pos(p, offset))
+        # Check each body once with untyped parameters, so errors show even in unused functions.
+        for function in self.scope.functions.values():
+            bindings = {p: (f"p_{p}", "any") for p in function.params}
+            path = next(("functions", k) for k in self.data["functions"]
+                        if parse_signature(str(k)).name == function.name)
+            self.compile_node(function.body, path, self.scope.with_bindings(bindings))
+
+    # -- effects --------------------------------------------------------------------------
+
+    def effects(self, path: PathKey, scope: Scope, setup: bool = False) -> list[Effect]:
+        return [self.effect(path + (i,), scope, setup) for i in range(len(self._value(path)))]
+
+    def effect(self, path: PathKey, scope: Scope, setup: bool) -> Effect:
+        spec = self._value(path)
+        if spec == "move" or (isinstance(spec, dict) and "move" in spec):
+            options = {} if spec == "move" else spec["move"]
+            return self._move_effect(path + ("move",), options, scope)
+        kind = next(iter(spec)) if "if" not in spec else "if"
+        if kind in ("turn_up", "turn_down"):
+            card = self.evaluator(path + (kind,), scope, (CARD,))
+            face = kind == "turn_up"
+
+            def turn(S: Any, env: dict[str, Any]) -> None:
+                c = card(S, env)
+                if c is not None:
+                    S.set_face(c, face)
+            return turn
+        if kind in ("set", "add"):
+            steps = []
+            for var, _ in spec[kind].items():
+                if var not in self.rules.variables and var not in self.scope.variables:
+                    known = ", ".join(self.scope.variables) or "none"
+                    raise RulesetError(f"unknown variable '{var}' (variables: {known})",
+                                       self.doc.pos(path + (kind, var), key=True))
+                slot, _, per_player = self.scope.variables[var]
+                steps.append((slot, per_player, self.evaluator(path + (kind, var), scope)))
+            adding = kind == "add"
+
+            def assign(S: Any, env: dict[str, Any]) -> None:
+                values = [(slot + (env["player"] if per_player else 0), fn(S, env)) for slot, per_player, fn in steps]
+                for slot, value in values:
+                    S.set_var(slot, S.vars[slot] + value if adding else value)
+            return assign
+        if kind == "if":
+            test = self.evaluator(path + ("if",), scope)
+            then = self.effects(path + ("then",), scope, setup)
+            otherwise = self.effects(path + ("else",), scope, setup) if "else" in spec else []
+
+            def branch(S: Any, env: dict[str, Any]) -> None:
+                for eff in (then if test(S, env) else otherwise):
+                    eff(S, env)
+            return branch
+        if kind == "for":
+            loop, inner_scope, var_names = self._loop(path + ("for",), scope)
+            items = self.evaluator(path + ("for",), scope, (PILES, CARDS, "list"), node=loop.iterable)
+            body = self.effects(path + ("do",), inner_scope, setup)
+
+            def for_each(S: Any, env: dict[str, Any]) -> None:
+                for item in list(items(S, env)):
+                    inner = dict(env)
+                    inner[var_names[0]] = item
+                    for eff in body:
+                        eff(S, inner)
+            return for_each
+        if kind == "end":
+            result, reason = spec["end"]["result"], spec["end"].get("reason", "")
+            return lambda S, env: S.end(result, reason)
+        if kind == "take_deck":
+            if not setup:
+                raise RulesetError("take_deck is only allowed in setup", self.doc.pos(path))
+            pile = self.evaluator(path + ("take_deck",), scope, (PILE,))
+            return lambda S, env: S.place_deck(pile(S, env))
+        if kind == "deal":
+            if not setup:
+                raise RulesetError("deal is only allowed in setup", self.doc.pos(path))
+            return self._deal_effect(path + ("deal",), scope)
+        raise RulesetError(f"unknown effect '{kind}'", self.doc.pos(path))  # pragma: no cover - schema catches
+
+    def _loop(self, path: PathKey, scope: Scope) -> tuple[Loop, Scope, tuple[str, ...]]:
+        try:
+            loop = parse_loop(str(self._value(path)))
+        except ParseError as exc:
+            raise self._error_at(path, exc) from None
+        if len(loop.names) != 1:
+            raise RulesetError("a for loop takes one name: \"p in tableau\"", self.doc.pos(path))
+        compiled, _ = self.compile_node(loop.iterable, path, scope, (PILES, CARDS, "list"))
+        element = {PILES: PILE, CARDS: CARD}.get(compiled.type, "any")
+        name = loop.names[0]
+        return loop, scope.with_bindings({name: (f"b_{name}", element)}), loop.names
+
+    def _move_effect(self, path: PathKey, options: dict[str, Any], scope: Scope) -> Effect:
+        src = self.evaluator(path + ("from",), scope, (PILE,)) if "from" in options else None
+        dst = self.evaluator(path + ("to",), scope, (PILE,)) if "to" in options else None
+        count = self.evaluator(path + ("count",), scope, (INT,)) if "count" in options else None
+        if src is None and "src" not in scope.bindings or dst is None and "dst" not in scope.bindings:
+            raise RulesetError("this move effect needs 'from' and 'to' (there is no chosen source or destination here)",
+                               self.doc.pos(path))
+        flip = options.get("flip", False)
+        face = {"up": True, "down": False}.get(options.get("face", ""), None)
+
+        def move(S: Any, env: dict[str, Any]) -> None:
+            source = src(S, env) if src is not None else env["src"]
+            target = dst(S, env) if dst is not None else env["dst"]
+            if count is not None:
+                n = count(S, env)
+            elif src is None:
+                n = env["n"]
+            else:
+                n = len(S.piles[source])
+            S.move_cards(source, target, n, flip, face)
+        return move
+
+    def _deal_effect(self, path: PathKey, scope: Scope) -> Effect:
+        spec = self._value(path)
+        src = self.evaluator(path + ("from",), scope, (PILE,))
+        zone = spec["to"]
+        if zone not in self.rules.zones:
+            raise RulesetError(f"unknown zone '{zone}'", self.doc.pos(path + ("to",)))
+        piles = self.rules.zones[zone].piles
+        counts = self.evaluator(path + ("counts",), scope.with_bindings({"i": ("b_i", INT)}), (INT,))
+        face = spec.get("face", "down") == "up"
+
+        def deal(S: Any, env: dict[str, Any]) -> None:
+            wanted = []
+            for i, _ in enumerate(piles):
+                inner = dict(env)
+                inner["i"] = i
+                wanted.append(counts(S, inner))
+            row = 0
+            while any(w > row for w in wanted):
+                for pile, w in zip(piles, wanted):
+                    if w > row:
+                        if not S.piles[src(S, env)]:
+                            raise RulesetRuntimeError(f"the deal ran out of cards at row {row + 1}",
+                                                      self.doc.pos(path))
+                        S.move_cards(src(S, env), pile, 1, False, face)
+                row += 1
+        return deal
+
+    def _setup(self) -> None:
+        scope = self.scope.with_bindings({"player": ("b_player", INT)})
+        self.rules.setup = self.effects(("setup",), scope, setup=True)
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def _zone_piles(self, path: PathKey) -> tuple[int, ...]:
+        value = self._value(path)
+        names = [value] if isinstance(value, str) else value
+        piles: list[int] = []
+        for i, name in enumerate(names):
+            if name not in self.rules.zones:
+                where = path if isinstance(value, str) else path + (i,)
+                known = ", ".join(self.rules.zones)
+                raise RulesetError(f"unknown zone '{name}' (zones: {known})", self.doc.pos(where))
+            piles.extend(self.rules.zones[name].piles)
+        return tuple(piles)
+
+    def _moves(self) -> None:
+        rules = self.rules
+        for index, (name, spec) in enumerate(self.data["moves"].items()):
+            path: PathKey = ("moves", name)
+            sources = self._zone_piles(path + ("from",)) if "from" in spec else ()
+            targets = self._zone_piles(path + ("to",)) if "to" in spec else ()
+            bindings = {"player": MOVE_BINDINGS["player"], "move": ("b_move", "str")}
+            if sources:
+                bindings.update({k: MOVE_BINDINGS[k] for k in ("src", "cards", "card", "n")})
+            if targets:
+                bindings["dst"] = MOVE_BINDINGS["dst"]
+            scope = self.scope.with_bindings(bindings)
+            take = spec.get("take", "top")
+            if "do" in spec:
+                effects = self.effects(path + ("do",), scope)
+            elif sources and targets:
+                effects = [self._move_effect(path + ("do",), {}, scope)]
+            else:
+                raise RulesetError("a move without both 'from' and 'to' needs 'do' effects", self.doc.pos(path))
+            template = MoveTemplate(name, index, spec.get("help", ""), sources, targets,
+                                    take if take in ("top", "run", "all") else "count", effects)
+            template.enumerate = self._enumerator(template, path, spec, scope)
+            template.named_text = len(sources) <= 1 and len(targets) <= 1
+            rules.moves.append(template)
+            rules.moves_by_name[name] = template
+        # A move's text leaves out its name unless another move joins the same kinds of zone.
+        for template in rules.moves:
+            if template.named_text:
+                continue
+            key = {(rules.pile_zone[s], rules.pile_zone[t]) for s in template.sources or (-1,)
+                   for t in template.targets or (-1,) if s >= 0 and t >= 0}
+            for other in rules.moves:
+                if other is template or other.named_text:
+                    continue
+                other_key = {(rules.pile_zone[s], rules.pile_zone[t]) for s in other.sources for t in other.targets}
+                if key & other_key:
+                    template.prefixed = True
+
+    def _enumerator(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any], scope: Scope) -> Callable[..., None]:
+        """Generate `enum(S, out, Move, rules)`, which appends every legal move of this template."""
+        k = template.index
+        scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
+        conditions: list[tuple[int, str]] = []  # (level, python condition)
+        if "when" in spec:
+            node = self.parse(path + ("when",))
+            for conjunct in _conjuncts(node):
+                compiled, compiler = self.compile_node(conjunct, path + ("when",), scope)
+                if compiled.const:
+                    if compiled.value:
+                        continue
+                    conditions.append((0, "False"))
+                    continue
+                source = compiled.source
+                level = 2 if re.search(r"\b(b_dst|pile_dst)\b", source) else \
+                    1 if re.search(r"\b(b_src|b_cards|b_card|b_n|pile)\b", source) else 0
+                conditions.append((level, source))
+        count_source = None
+        if template.take == "count":
+            take = spec["take"]
+            if isinstance(take, int):
+                count_source = repr(take)
+            else:
+                count_scope = scope.with_bindings({})
+                compiled, _ = self.compile_node(self.parse(path + ("take",)), path + ("take",), count_scope, (INT,))
+                count_source = compiled.source
+                if re.search(r"\bb_(dst|cards|card|n)\b", count_source):
+                    raise RulesetError("a take count can only use 'src' among the move's names",
+                                       self.doc.pos(path + ("take",)))
+        self.globals[f"SRC_{k}"] = template.sources
+        self.globals[f"DST_{k}"] = template.targets
+        every = " ".join(src for _, src in conditions) + (count_source or "")
+        uses_cards = bool(re.search(r"\bb_cards\b", every))
+        lines = [f"def enum_{k}(S, out, Move, rules):",
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)]
+        indent = "    "
+
+        def emit(level: int) -> None:
+            for lvl, cond in conditions:
+                if lvl == level:
+                    lines.append(f"{indent}if not {cond}: {'return' if level == 0 else 'continue'}")
+
+        emit(0)
+        if template.sources:
+            lines.append(f"{indent}for b_src in SRC_{k}:")
+            indent += "    "
+            lines.append(f"{indent}pile = P[b_src]")
+            lines.append(f"{indent}if not pile: continue")
+            if template.take == "top":
+                lines.append(f"{indent}b_n = 1; b_card = pile[-1]")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = pile[-1:]")
+            elif template.take == "all":
+                lines.append(f"{indent}b_n = len(pile); b_card = pile[0]; b_cards = pile")
+            elif template.take == "run":
+                lines.append(f"{indent}k = len(pile)")
+                lines.append(f"{indent}while k and U[pile[k - 1]]: k -= 1")
+                lines.append(f"{indent}for b_n in range(1, len(pile) - k + 1):")
+                indent += "    "
+                lines.append(f"{indent}b_card = pile[-b_n]")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = pile[-b_n:]")
+            else:
+                lines.append(f"{indent}b_n = {count_source}")
+                lines.append(f"{indent}if b_n < 1 or b_n > len(pile): continue")
+                lines.append(f"{indent}b_card = pile[-b_n]")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = pile[-b_n:]")
+            emit(1)
+        else:
+            lines.append(f"{indent}b_src = -1; b_n = 0")
+        if template.targets:
+            lines.append(f"{indent}for b_dst in DST_{k}:")
+            indent += "    "
+            if template.sources:
+                lines.append(f"{indent}if b_dst == b_src: continue")
+            if "pile_dst" in every:
+                lines.append(f"{indent}pile_dst = P[b_dst]")
+            emit(2)
+        else:
+            lines.append(f"{indent}b_dst = -1")
+        lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
+        source = "\n".join(lines) + "\n"
+        function = self._define(f"enum_{k}", source)
+        pos = self.doc.pos(path)
+        name = template.name
+
+        def enumerate_moves(S: Any, out: list[Any], move_class: Any, rules: Any) -> None:
+            try:
+                function(S, out, move_class, rules)
+            except Exception as exc:  # noqa: BLE001
+                raise _runtime_error(exc, f"move '{name}'", pos) from None
+        enumerate_moves.raw = function  # type: ignore[attr-defined]
+        return enumerate_moves
+
+    # -- triggers and end -----------------------------------------------------------------
+
+    def _triggers(self) -> None:
+        for i, spec in enumerate(self.data.get("triggers", [])):
+            path: PathKey = ("triggers", i)
+            scope = self.scope.with_bindings({"player": ("b_player", INT), "move": ("b_move", "str")})
+            after = spec.get("after")
+            if after is not None:
+                for j, name in enumerate(after):
+                    if name not in self.rules.moves_by_name:
+                        raise RulesetError(f"unknown move '{name}' (moves: {', '.join(self.rules.moves_by_name)})",
+                                           self.doc.pos(path + ("after", j)))
+            test: Evaluator | None = None
+            if "for" in spec:
+                loop, inner, names = self._loop(path + ("for",), scope)
+                items = self._filtered_items(path, loop, scope, inner, names[0], spec.get("when"))
+            else:
+                inner, names, items = scope, (), None
+                test = self.evaluator(path + ("when",), inner) if "when" in spec else None
+            body = self.effects(path + ("do",), inner)
+            self.rules.triggers.append(Trigger(spec.get("name", f"trigger {i + 1}"),
+                                               frozenset(after) if after is not None else None,
+                                               _trigger_runner(items, names, test, body)))
+
+    def _filtered_items(self, path: PathKey, loop: Loop, scope: Scope, inner: Scope, name: str,
+                        when: Any) -> Evaluator:
+        """One generated function for `for x in items` plus `when`: the items for which the trigger fires."""
+        iterable, outer_compiler = self.compile_node(loop.iterable, path + ("for",), scope, (PILES, CARDS, "list"))
+        condition = "True"
+        compiler = outer_compiler
+        if when is not None:
+            compiled, compiler = self.compile_node(self.parse(path + ("when",)), path + ("when",), inner)
+            condition = compiled.source
+        py_name = inner.bindings[name][0]
+        body = f"[{py_name} for {py_name} in {iterable.source} if {condition}]"
+        merged = Compiler(scope)
+        merged.uses = outer_compiler.uses | compiler.uses
+        function_name = self._fresh("items")
+        source = f"def {function_name}(S, env):\n{self._prologue(body, scope, merged, exclude=py_name)}" \
+                 f"    return {body}\n"
+        function = self._define(function_name, source)
+        pos = self.doc.pos(path)
+
+        def run(S: Any, env: dict[str, Any]) -> Any:
+            try:
+                return function(S, env)
+            except Exception as exc:  # noqa: BLE001
+                raise _runtime_error(exc, "trigger", pos) from None
+        return run
+
+    def _end(self) -> None:
+        spec = self.data.get("end", {})
+        scope = self.scope.with_bindings({"player": ("b_player", INT)})
+        for i, cond in enumerate(spec.get("when", [])):
+            test = self.evaluator(("end", "when", i, "if"), scope)
+            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", "")))
+        if "no_moves" in spec:
+            self.rules.no_moves_result = (spec["no_moves"]["result"], spec["no_moves"].get("reason",
+                                                                                           "no move is possible"))
+        self.rules.max_moves = spec.get("max_moves")
+        if "on_end" in self.data:
+            self.rules.on_end = self.effects(("on_end",), scope)
+        if "score" in self.data:
+            self.rules.score = self.evaluator(("score",), scope, (INT,))
+        elif "score" in self.rules.variables:
+            self.rules.score = self.evaluator(("variables", "score", "initial"), scope, node=_name_node("score"))
+
+
+def _name_node(name: str) -> Node:
+    from .parser import Name
+
+    return Name(0, name)
+
+
+def _conjuncts(node: Node) -> list[Node]:
+    if isinstance(node, Binary) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evaluator | None,
+                    body: list[Effect]) -> Effect:
+    def run_once(S: Any, env: dict[str, Any]) -> None:
+        if test is None or test(S, env):
+            for eff in body:
+                eff(S, env)
+
+    if items is None:
+        return run_once
+
+    def run_each(S: Any, env: dict[str, Any]) -> None:
+        for item in list(items(S, env)):
+            inner = dict(env)
+            inner[names[0]] = item
+            run_once(S, inner)
+    return run_each
+
+
+def _runtime_error(exc: Exception, text: str, pos: SourcePos) -> RulesetRuntimeError:
+    if isinstance(exc, RulesetRuntimeError):
+        return exc
+    detail = str(exc)
+    if isinstance(exc, TypeError) and "NoneType" in detail:
+        detail = "a card was expected but there is none here (the top of an empty pile?)"
+    elif isinstance(exc, ZeroDivisionError):
+        detail = "division by zero"
+    elif isinstance(exc, IndexError):
+        detail = "an index is out of range"
+    return RulesetRuntimeError(f"while evaluating {text!r}: {detail}", pos)

@@ -1,0 +1,70 @@
+"""Stage 2: check loaded YAML data against the JSON Schemas in `grammar/`.
+
+Errors are reported at the line and column of the offending value, using the
+path jsonschema gives and the `Document`'s node map.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from .errors import RulesetError
+from .resources import grammar_dir
+from .source import Document
+
+
+@lru_cache(maxsize=None)
+def load_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of a `ruleset` or a `deck` file."""
+    return json.loads((grammar_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(kind))
+
+
+def _describe(error: ValidationError) -> str:
+    where = "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "additionalProperties":
+        extras = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        allowed = ", ".join(sorted(error.schema.get("properties", {})))
+        return f"unknown key {', '.join(repr(e) for e in extras)}" + (f" (allowed: {allowed})" if allowed else "")
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required") + (f" in {where}" if where else "")
+    if error.validator == "oneOf" and error.context:
+        inner = best_match(error.context)
+        return f"{where or 'value'}: {inner.message}" if where else inner.message
+    return f"{where}: {error.message}" if where else error.message
+
+
+def _error_path(error: ValidationError) -> tuple[Any, ...]:
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        extras = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=str)
+        if extras:
+            return path + (extras[0],)
+    return path
+
+
+def validate(doc: Document, kind: str) -> None:
+    """Raise `RulesetError` at the first schema error (in file order)."""
+    errors = list(_validator(kind).iter_errors(doc.data))
+    if not errors:
+        return
+    # The deepest error under the earliest position is the most useful one.
+    def order(e: ValidationError) -> tuple[int, int, int]:
+        pos = doc.pos(_error_path(e), key=e.validator == "additionalProperties")
+        return (pos.line, pos.col, -len(e.absolute_path))
+
+    error = min(errors, key=order)
+    if error.validator == "oneOf" and error.context:
+        deeper = best_match(error.context)
+        path = tuple(error.absolute_path) + tuple(deeper.relative_path)
+        raise RulesetError(f"{_describe(deeper)}", doc.pos(path))
+    raise RulesetError(_describe(error), doc.pos(_error_path(error), key=error.validator == "additionalProperties"))
