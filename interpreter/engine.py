@@ -171,8 +171,10 @@ class Game:
     """One game of a ruleset: start it from a seed or an explicit deal, then apply moves."""
 
     def __init__(self, rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
-                 players: int | None = None, persisted: dict[str, Any] | None = None) -> None:
+                 players: int | None = None, persisted: dict[str, Any] | None = None,
+                 max_moves: int | None = None) -> None:
         self.rules = rules
+        self.max_moves = max_moves if max_moves is not None else rules.max_moves
         self.players = players if players is not None else rules.default_players
         if not rules.min_players <= self.players <= rules.max_players:
             raise IllegalMoveError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
@@ -242,8 +244,12 @@ class Game:
     def apply(self, move: Move) -> None:
         """Apply a legal move; raises `IllegalMoveError` for any other."""
         legal = self._legal if self._legal is not None else self.legal_moves()
-        if move not in legal:
-            raise IllegalMoveError(f"{move} is not a legal move now")
+        for candidate in legal:
+            if candidate is move:
+                break
+        else:
+            if move not in legal:
+                raise IllegalMoveError(f"{move} is not a legal move now")
         rules = self.rules
         S = self.state
         template = rules.moves[move.template]
@@ -273,8 +279,8 @@ class Game:
                 if condition.test(S, env):
                     S.end(condition.result, condition.reason)
                     break
-        if not S.over and rules.max_moves is not None and len(self.history) >= rules.max_moves:
-            S.end("limit", f"the move limit ({rules.max_moves}) was reached")
+        if not S.over and self.max_moves is not None and len(self.history) >= self.max_moves:
+            S.end("limit", f"the move limit ({self.max_moves}) was reached")
         if not S.over:
             self._legal = self._enumerate()
             if not self._legal:
@@ -311,6 +317,7 @@ class Game:
         other = Game.__new__(Game)
         other.rules = self.rules
         other.players = self.players
+        other.max_moves = self.max_moves
         other.seed = self.seed
         other.state = self.state.copy()
         other.history = list(self.history)

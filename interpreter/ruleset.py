@@ -124,11 +124,15 @@ class Ruleset:
         self.generated_source = ""
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
-                 persisted: dict[str, Any] | None = None) -> "Any":
-        """Start a game from a seed (shuffled deck) or an explicit deal (card codes, top of the deck first)."""
+                 persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
+        """Start a game from a seed (shuffled deck) or an explicit deal (card codes, top of the deck first).
+
+        `persisted` gives the values of `persist` variables kept from earlier games; `max_moves`
+        overrides the ruleset's move limit (simulations use a lower one).
+        """
         from .engine import Game
 
-        return Game(self, seed=seed, deal=deal, players=players, persisted=persisted)
+        return Game(self, seed=seed, deal=deal, players=players, persisted=persisted, max_moves=max_moves)
 
     def persistent_variables(self) -> list[str]:
         return [v.name for v in self.variables.values() if v.persist]

@@ -1,0 +1,175 @@
+"""The `cardrules` command: play, validate, list, schema, reset. A thin layer over the library."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from . import store
+from .bots import BOT_KINDS, make_bot
+from .errors import CardrulesError, format_error
+from .play import Session, save_persistent, summary
+from .resources import rulesets_dir
+from .ruleset import find_ruleset, load_ruleset
+from .schema import load_schema
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Card games as data: play, check and list YAML rulesets.")
+
+
+def _fail(error: CardrulesError) -> None:
+    Console(stderr=True, highlight=False).print(format_error(error), markup=False)
+    raise typer.Exit(1)
+
+
+def _option_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    result = {}
+    for item in items:
+        if "=" not in item:
+            raise typer.BadParameter(f"expected {what}=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        result[key.strip()] = value.strip()
+    return result
+
+
+@app.command()
+def play(
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (klondike)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown otherwise)."),
+    deal: Optional[Path] = typer.Option(None, "--deal", help="A deal file: card codes, top of the deck first."),
+    option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
+    seat: List[str] = typer.Option([], "--seat", help="Seat kinds: --seat 1=random (human, random, greedy)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
+) -> None:
+    """Play a game in the terminal; bots fill the seats you give them."""
+    if seed is not None and deal is not None:
+        raise typer.BadParameter("give --seed or --deal, not both")
+    try:
+        rules = load_ruleset(ruleset, _pairs(option, "--option NAME"))
+        deal_text = None
+        if deal is not None:
+            try:
+                deal_text = deal.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise typer.BadParameter(f"cannot read the deal file: {exc}") from None
+        elif seed is None:
+            seed = random.SystemRandom().randrange(1, 1_000_000_000)
+        persisted = store.load(rules.name) if rules.persistent_variables() else None
+        if deal_text is not None:
+            from .decks import Deck  # noqa: F401 - the deal's errors name the file
+
+            order = rules.deck.parse_order(deal_text, str(deal))
+            game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
+        else:
+            game = rules.new_game(seed=seed, players=players, persisted=persisted)
+        kinds: dict[int, str] = {}
+        for key, kind in _pairs(seat, "--seat SEAT").items():
+            if not key.isdigit() or not 1 <= int(key) <= game.players:
+                raise typer.BadParameter(f"seat {key!r}: seats are 1-{game.players}")
+            if kind != "human" and kind not in BOT_KINDS:
+                raise typer.BadParameter(f"seat kind {kind!r}: choose human, {', '.join(BOT_KINDS)}")
+            kinds[int(key) - 1] = kind
+        bot_seed = seed if seed is not None else 0
+        seats = {s: (make_bot(kinds[s], bot_seed * 1000 + s) if kinds.get(s, "human") != "human" else None)
+                 for s in range(game.players)}
+        console = Console(stderr=as_json, highlight=False)
+        interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
+        if not as_json:
+            console.print(f"[bold]{rules.title}[/bold]  seed {seed if seed is not None else '-'}  "
+                          + "  ".join(f"{k}={_option_text(v)}" for k, v in rules.option_values.items()),
+                          highlight=False)
+        session = Session(game, seats, console, interactive, quiet=as_json and not interactive)
+        try:
+            session.run()
+        finally:
+            if game.is_over:
+                save_persistent(game)
+        if as_json:
+            print(json.dumps(summary(game, seed, kinds), indent=2))
+    except CardrulesError as error:
+        _fail(error)
+
+
+@app.command()
+def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names.")) -> None:
+    """Check rulesets: YAML, schema, expressions and names. Errors show file:line:col."""
+    failed = False
+    console = Console(highlight=False)
+    for name in rulesets:
+        try:
+            rules = load_ruleset(name)
+        except CardrulesError as error:
+            Console(stderr=True, highlight=False).print(format_error(error), markup=False)
+            failed = True
+            continue
+        console.print(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
+                      f"{len(rules.options)} options)", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _header(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, yaml.YAMLError):
+        return {}
+
+
+@app.command("list")
+def list_rulesets() -> None:
+    """The bundled rulesets, with their options."""
+    table = Table(box=None, header_style="bold")
+    table.add_column("ruleset")
+    table.add_column("players")
+    table.add_column("description")
+    table.add_column("options")
+    for path in sorted(rulesets_dir().glob("*.yaml")):
+        data = _header(path)
+        players = data.get("players", 1)
+        players_text = str(players) if isinstance(players, int) else f"{players.get('min')}-{players.get('max')}"
+        options = ", ".join(f"{k}={'|'.join(_option_text(v) for v in spec.get('values', []))}"
+                            for k, spec in (data.get("options") or {}).items())
+        table.add_row(path.stem, players_text, str(data.get("description", "")), options)
+    Console(highlight=False).print(table)
+
+
+@app.command()
+def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file schema instead.")) -> None:
+    """Print the JSON Schema of ruleset files (or of deck files)."""
+    print(json.dumps(load_schema("deck" if deck else "ruleset"), indent=2))
+
+
+@app.command()
+def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget (klondike).")) -> None:
+    """Forget a ruleset's values kept between games (for example the cumulative Vegas balance)."""
+    try:
+        name = load_ruleset(find_ruleset(ruleset)).name
+        backup = store.reset(name)
+    except CardrulesError as error:
+        _fail(error)
+        return
+    if backup is not None:
+        print(f"the store was corrupt; a copy is at {backup}")
+    print(f"reset the saved values of {name} ({store.store_path()})")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""Draw a game for the terminal with rich: the table as one seat sees it, the status line, the moves.
+
+Generic over rulesets: zones are drawn as the ruleset's `layout` and each zone's
+`show` style say (stack, fan, row or column), face-up cards with the deck's face
+text and style, hidden cards as the deck's back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from .engine import Game, Move
+
+EMPTY = "[  ]"
+
+
+def card_text(game: Game, card: int | None) -> Text:
+    """A card as shown to a seat: its face (styled) or the deck's back when `card` is None."""
+    deck = game.rules.deck
+    if card is None:
+        return Text(deck.back, style="blue")
+    return Text(deck.faces[card], style=deck.styles[card] or "")
+
+
+def _visible(game: Game, zone: str, card: int, player: int) -> int | None:
+    return card if game.visible(card, zone, player) else None
+
+
+def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
+    rules = game.rules
+    cards = game.state.piles[pile]
+    show = rules.zones[zone].show
+    text = Text(f"{rules.pile_names[pile]} ", style="dim")
+    if not cards:
+        text.append(EMPTY, style="dim")
+        return text
+    if show == "stack":
+        text.append_text(card_text(game, _visible(game, zone, cards[-1], player)))
+        if len(cards) > 1:
+            text.append(f" ({len(cards)})", style="dim")
+        return text
+    shown = cards if show == "row" else cards[-3:]
+    if len(cards) > len(shown):
+        text.append(f"({len(cards) - len(shown)}) ", style="dim")
+    for i, card in enumerate(shown):
+        if i:
+            text.append(" ")
+        text.append_text(card_text(game, _visible(game, zone, card, player)))
+    return text
+
+
+def _column_table(game: Game, zone: str, player: int) -> Table:
+    rules = game.rules
+    piles = rules.zones[zone].piles
+    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
+    for pile in piles:
+        table.add_column(Text(rules.pile_names[pile], style="dim"), justify="left", min_width=3)
+    height = max((len(game.state.piles[p]) for p in piles), default=0)
+    for row in range(max(height, 1)):
+        cells = []
+        for pile in piles:
+            cards = game.state.piles[pile]
+            if row < len(cards):
+                cells.append(card_text(game, _visible(game, zone, cards[row], player)))
+            else:
+                cells.append(Text(EMPTY if row == 0 and not cards else "", style="dim"))
+        table.add_row(*cells)
+    return table
+
+
+def render_table(game: Game, player: int = 0) -> Group:
+    """The table as `player` sees it, row by row of the ruleset's layout."""
+    rules = game.rules
+    parts: list[Any] = []
+    for row in rules.layout:
+        line = Text()
+        for zone in row:
+            spec = rules.zones[zone]
+            if spec.show == "column":
+                if line.plain:
+                    parts.append(line)
+                    line = Text()
+                parts.append(_column_table(game, zone, player))
+                continue
+            for pile in spec.piles:
+                if line.plain:
+                    line.append("   ")
+                line.append_text(_pile_line(game, zone, pile, player))
+        if line.plain:
+            parts.append(line)
+        parts.append(Text(""))
+    parts.append(status_line(game, player))
+    return Group(*parts)
+
+
+def status_line(game: Game, player: int = 0) -> Text:
+    """Labelled variables whose `show` condition holds, and the game's state."""
+    rules = game.rules
+    text = Text()
+    env = {"player": player}
+    for variable in rules.variables.values():
+        if variable.label == variable.name.replace("_", " ") and variable.show is None:
+            continue  # unlabelled bookkeeping variables stay hidden
+        if variable.show is not None and not variable.show(game.state, env):
+            continue
+        if text.plain:
+            text.append("   ")
+        text.append(f"{variable.label}: ", style="dim")
+        text.append(str(game.variable(variable.name, player)), style="bold")
+    if game.players > 1:
+        text.append(f"   seat {game.current_player + 1} to play", style="bold")
+    return text
+
+
+def describe_move(game: Game, move: Move) -> Text:
+    """`t3>f1  A♥` — the move's text, then the card it moves (or its help)."""
+    text = Text(move.text(), style="bold cyan")
+    template = game.rules.moves[move.template]
+    if move.src >= 0 and move.count and template.take != "all" and not template.named_text:
+        pile = game.state.piles[move.src]
+        card = pile[len(pile) - move.count]
+        text.append("  ")
+        text.append_text(card_text(game, card if game.state.up[card] else None))
+        if move.count > 1:
+            text.append(f" +{move.count - 1}", style="dim")
+    elif template.help:
+        text.append(f"  {template.help}", style="dim")
+    return text
+
+
+def render_moves(game: Game, moves: list[Move]) -> Table:
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    columns = 3 if len(moves) > 8 else 1
+    for _ in range(columns):
+        table.add_column(justify="right", style="dim")
+        table.add_column(justify="left")
+    rows = (len(moves) + columns - 1) // columns
+    for r in range(rows):
+        cells: list[Any] = []
+        for c in range(columns):
+            i = c * rows + r
+            if i < len(moves):
+                cells.extend([f"{i + 1}.", describe_move(game, moves[i])])
+            else:
+                cells.extend(["", ""])
+        table.add_row(*cells)
+    return table
+
+
+def outcome_text(game: Game) -> Text:
+    outcome = game.outcome or "unfinished"
+    style = {"won": "bold green", "lost": "bold red"}.get(outcome, "bold yellow")
+    text = Text(f"Game over: {outcome}", style=style)
+    if game.reason:
+        text.append(f" ({game.reason})", style="dim")
+    scores = game.scores()
+    text.append("   score" + ("s" if len(scores) > 1 else "") + ": " + ", ".join(str(s) for s in scores))
+    return text
