@@ -119,14 +119,19 @@ _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max"
 class Compiler:
     """Compiles expressions of one scope. `uses_state` tells which state parts the code reads."""
 
-    def __init__(self, scope: Scope) -> None:
+    def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None) -> None:
         self.scope = scope
+        # `hoist`, where given, may replace a side-effect-free subexpression by a local computed
+        # once in an outer loop of a generated enumerator (see ruleset._Hoister).
+        self.hoist = hoist
         self.uses: set[str] = set()
         self._stack: list[str] = []
         self._locals: dict[str, Compiled] = {}
 
     def compile(self, node: Node, expect: tuple[str, ...] | None = None) -> Compiled:
         result = self._compile(node)
+        if self.hoist is not None and not result.const and _hoistable(node, self.scope.functions):
+            result = self.hoist(result)
         if expect is not None and not _accepts(expect, result.type):
             wanted = " or ".join(_TYPE_WORDS[t] for t in expect)
             raise CompileError(f"expected {wanted}, got {_TYPE_WORDS[result.type]}", node.pos)
@@ -169,7 +174,9 @@ class Compiler:
         if obj.type in (CARD, NONE, ANY):
             if node.name == "face_up":
                 self.uses.add("U")
-                return Compiled(f"U[{obj.source}]", BOOL)
+                if obj.type == CARD and obj.source in ("b_card",) or obj.source.startswith("l_"):
+                    return Compiled(f"(U[{obj.source}] == 1)", BOOL)
+                return Compiled(f"({obj.source} is not None and U[{obj.source}] == 1)", BOOL)
             if node.name not in self.scope.card_attributes:
                 known = ", ".join(sorted(self.scope.card_attributes) + ["face_up"])
                 raise CompileError(f"cards have no attribute '{node.name}' (attributes: {known})", node.name_pos)
@@ -402,6 +409,13 @@ class Compiler:
                 return Compiled(repr(tuple(i.value for i in items)), type_, True, tuple(i.value for i in items))
             return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_)
         raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
+
+
+def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
+    """Expressions that cannot fail and cost a lookup or more: pile queries and card attributes."""
+    if isinstance(node, Call):
+        return node.func in ("top", "bottom", "size", "empty", "run") and node.func not in functions
+    return isinstance(node, Attr) and isinstance(node.obj, (Name, Call)) and node.obj != Name(node.obj.pos, "option")
 
 
 def face_up_run(pile: list[int], up: Any) -> list[int]:

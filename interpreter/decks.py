@@ -36,8 +36,12 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def attribute_table(self, name: str) -> tuple[Any, ...]:
-        return tuple(card.get(name) for card in self.cards)
+    def attribute_table(self, name: str) -> dict[int | None, Any]:
+        """Card id -> value of one attribute; `None` (no card) maps to None, so `top(p).rank` of an
+        empty pile is none rather than an error."""
+        table: dict[int | None, Any] = {i: card.get(name) for i, card in enumerate(self.cards)}
+        table[None] = None
+        return table
 
     def parse_order(self, text: str, source: str = "<deal>") -> list[int]:
         """Read a deal: card codes separated by white space, top of the deck first, `#` comments."""

@@ -13,7 +13,7 @@ import random
 from typing import Any, Iterable
 
 from .errors import DealError, IllegalMoveError
-from .ruleset import Ruleset
+from .ruleset import Ruleset, runtime_error
 
 
 class Move:
@@ -237,8 +237,14 @@ class Game:
         if self.state.over:
             return out
         rules = self.rules
-        for template in rules.moves:
-            template.enumerate(self.state, out, Move, rules)
+        state = self.state
+        template = None
+        try:
+            for template in rules.moves:
+                template.enumerate(state, out, Move, rules)
+        except Exception as exc:  # noqa: BLE001 - reported at the move whose conditions failed
+            assert template is not None
+            raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
         return out
 
     def apply(self, move: Move) -> None:

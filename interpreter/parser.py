@@ -122,15 +122,15 @@ class _ToAst(Transformer):
     def string(self, tok: Token) -> Node:
         return Const(tok.start_pos or 0, str(tok)[1:-1])
 
-    @v_args(meta=True)
+    @v_args(meta=True, inline=True)
     def true(self, meta: Any) -> Node:
         return Const(meta.start_pos, True)
 
-    @v_args(meta=True)
+    @v_args(meta=True, inline=True)
     def false(self, meta: Any) -> Node:
         return Const(meta.start_pos, False)
 
-    @v_args(meta=True)
+    @v_args(meta=True, inline=True)
     def none(self, meta: Any) -> Node:
         return Const(meta.start_pos, None)
 

@@ -71,6 +71,7 @@ class MoveTemplate:
     take: str
     effects: list[Effect]
     enumerate: Callable[..., None] = field(default=lambda *a: None)
+    pos: SourcePos | None = None  # where the move is written, for errors while it is enumerated
     named_text: bool = False   # text is the bare name (one source pile, at most one target)
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
 
@@ -240,7 +241,7 @@ class _Builder:
             try:
                 return function(S, env)
             except Exception as exc:  # noqa: BLE001 - reported with the expression's position
-                raise _runtime_error(exc, text, pos) from None
+                raise runtime_error(exc, text, pos) from None
 
         return run
 
@@ -606,100 +607,154 @@ class _Builder:
                     template.prefixed = True
 
     def _enumerator(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any], scope: Scope) -> Callable[..., None]:
-        """Generate `enum(S, out, Move, rules)`, which appends every legal move of this template."""
+        """Generate `enum(S, out, Move, rules)`, which appends every legal move of this template.
+
+        Loops nest as source pile -> destination pile -> run length (for `take: run`). With
+        `match`, destinations are instead indexed once by their key and looked up per card:
+        source -> run length -> matching destinations. Each `when` conjunct, and each
+        side-effect-free subexpression (a pile's top card, a card's attribute), is placed in the
+        outermost loop whose names it uses, and computed once there.
+        """
         k = template.index
+        run = template.take == "run"
+        match = spec.get("match")
+        if match is not None and not (template.sources and template.targets):
+            raise RulesetError("'match' needs a move with both 'from' and 'to'", self.doc.pos(path + ("match",)))
+        # Loop levels: 1 source, then (card, destination) in the order the loops nest.
+        if match is not None:
+            card_level, dst_level = (2 if run else 1), 3
+        else:
+            card_level, dst_level = (3 if run else 1), 2
+        innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
+        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level}, innermost)
         scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
+
+        def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
+                         hoisting: bool = True) -> Compiled:
+            compiler = Compiler(scope, hoister if hoisting else None)
+            try:
+                return compiler.compile(node, expect)
+            except CompileError as exc:
+                raise self._error_at(where, exc) from None
+
         conditions: list[tuple[int, str]] = []  # (level, python condition)
         if "when" in spec:
-            node = self.parse(path + ("when",))
-            for conjunct in _conjuncts(node):
-                compiled, compiler = self.compile_node(conjunct, path + ("when",), scope)
+            for conjunct in _conjuncts(self.parse(path + ("when",))):
+                compiled = compile_here(conjunct, path + ("when",))
                 if compiled.const:
-                    if compiled.value:
-                        continue
-                    conditions.append((0, "False"))
+                    if not compiled.value:
+                        conditions.append((0, "False"))
                     continue
-                source = compiled.source
-                level = 2 if re.search(r"\b(b_dst|pile_dst)\b", source) else \
-                    1 if re.search(r"\b(b_src|b_cards|b_card|b_n|pile)\b", source) else 0
-                conditions.append((level, source))
+                conditions.append((hoister.level_of(compiled.source), compiled.source))
+        card_key = dst_key = ""
+        if match is not None:
+            card_key = compile_here(self.parse(path + ("match", "card")), path + ("match", "card")).source
+            dst_key = compile_here(self.parse(path + ("match", "dst")), path + ("match", "dst"), hoisting=False).source
+            if re.search(r"\b(b_dst|pile_dst)\b", card_key):
+                raise RulesetError("match.card cannot use the destination", self.doc.pos(path + ("match", "card")))
+            if re.search(r"\b(b_src|pile|b_card|b_cards|b_n)\b", dst_key):
+                raise RulesetError("match.dst can use only the destination", self.doc.pos(path + ("match", "dst")))
         count_source = None
         if template.take == "count":
             take = spec["take"]
             if isinstance(take, int):
                 count_source = repr(take)
             else:
-                count_scope = scope.with_bindings({})
-                compiled, _ = self.compile_node(self.parse(path + ("take",)), path + ("take",), count_scope, (INT,))
-                count_source = compiled.source
-                if re.search(r"\bb_(dst|cards|card|n)\b", count_source):
+                count_source = compile_here(self.parse(path + ("take",)), path + ("take",), (INT,), False).source
+                if re.search(r"\bb_(dst|cards|card|n)\b|\bpile_dst\b", count_source):
                     raise RulesetError("a take count can only use 'src' among the move's names",
                                        self.doc.pos(path + ("take",)))
         self.globals[f"SRC_{k}"] = template.sources
         self.globals[f"DST_{k}"] = template.targets
-        every = " ".join(src for _, src in conditions) + (count_source or "")
+        every = " ".join(src for _, src in conditions) + " ".join(src for _, _, src in hoister.items) + card_key
         uses_cards = bool(re.search(r"\bb_cards\b", every))
         lines = [f"def enum_{k}(S, out, Move, rules):",
                  "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)]
         indent = "    "
 
-        def emit(level: int) -> None:
+        # With an index, most cards find no destination: a card fact needed only by destination
+        # conditions is computed inside the (short) loop over matching destinations.
+        emit_level = {name: lvl for lvl, name, _ in hoister.items}
+        if match is not None:
+            for lvl, name, _ in hoister.items:
+                users = [l for l, cond in conditions if re.search(rf"\b{name}\b", cond)]
+                users += [emit_level[n] for _, n, src in hoister.items if re.search(rf"\b{name}\b", src)]
+                if lvl == card_level and not re.search(rf"\b{name}\b", card_key) and users and \
+                        min(users) == dst_level:
+                    emit_level[name] = dst_level
+
+        def emit(level: int, exit_word: str = "continue") -> None:
+            for _, name, source in hoister.items:
+                if emit_level[name] == level:
+                    lines.append(f"{indent}{name} = {source}")
             for lvl, cond in conditions:
                 if lvl == level:
-                    lines.append(f"{indent}if not {cond}: {'return' if level == 0 else 'continue'}")
+                    lines.append(f"{indent}if not {cond}: {exit_word}")
 
-        emit(0)
+        def bind_cards(count: str) -> None:
+            lines.append(f"{indent}b_n = {count}; b_card = pile[-b_n]" if count != "b_n" else
+                         f"{indent}b_card = pile[-b_n]")
+            if uses_cards:
+                lines.append(f"{indent}b_cards = pile[-b_n:]")
+
+        def run_loop() -> None:
+            nonlocal indent
+            lines.append(f"{indent}for b_n in range(1, longest + 1):")
+            indent += "    "
+            bind_cards("b_n")
+            emit(card_level)
+
+        def dst_loop() -> None:
+            nonlocal indent
+            if match is not None:
+                lines.append(f"{indent}for b_dst in INDEX.get({card_key}, ()):")
+            else:
+                lines.append(f"{indent}for b_dst in DST_{k}:")
+            indent += "    "
+            if template.sources:
+                lines.append(f"{indent}if b_dst == b_src: continue")
+            lines.append(f"{indent}pile_dst = P[b_dst]")
+            emit(dst_level)
+
+        emit(0, "return")
+        if match is not None:
+            lines.append(f"{indent}INDEX = {{}}")
+            lines.append(f"{indent}for b_dst in DST_{k}:")
+            lines.append(f"{indent}    pile_dst = P[b_dst]")
+            lines.append(f"{indent}    INDEX.setdefault({dst_key}, []).append(b_dst)")
         if template.sources:
             lines.append(f"{indent}for b_src in SRC_{k}:")
             indent += "    "
             lines.append(f"{indent}pile = P[b_src]")
             lines.append(f"{indent}if not pile: continue")
             if template.take == "top":
-                lines.append(f"{indent}b_n = 1; b_card = pile[-1]")
-                if uses_cards:
-                    lines.append(f"{indent}b_cards = pile[-1:]")
+                bind_cards("1")
             elif template.take == "all":
-                lines.append(f"{indent}b_n = len(pile); b_card = pile[0]; b_cards = pile")
-            elif template.take == "run":
+                bind_cards("len(pile)")
+            elif run:
                 lines.append(f"{indent}k = len(pile)")
                 lines.append(f"{indent}while k and U[pile[k - 1]]: k -= 1")
-                lines.append(f"{indent}for b_n in range(1, len(pile) - k + 1):")
-                indent += "    "
-                lines.append(f"{indent}b_card = pile[-b_n]")
-                if uses_cards:
-                    lines.append(f"{indent}b_cards = pile[-b_n:]")
+                lines.append(f"{indent}if k == len(pile): continue")
+                lines.append(f"{indent}longest = len(pile) - k")
             else:
                 lines.append(f"{indent}b_n = {count_source}")
                 lines.append(f"{indent}if b_n < 1 or b_n > len(pile): continue")
-                lines.append(f"{indent}b_card = pile[-b_n]")
-                if uses_cards:
-                    lines.append(f"{indent}b_cards = pile[-b_n:]")
+                bind_cards("b_n")
             emit(1)
         else:
             lines.append(f"{indent}b_src = -1; b_n = 0")
+        if run and match is not None:
+            run_loop()
         if template.targets:
-            lines.append(f"{indent}for b_dst in DST_{k}:")
-            indent += "    "
-            if template.sources:
-                lines.append(f"{indent}if b_dst == b_src: continue")
-            if "pile_dst" in every:
-                lines.append(f"{indent}pile_dst = P[b_dst]")
-            emit(2)
+            dst_loop()
         else:
             lines.append(f"{indent}b_dst = -1")
+        if run and match is None:
+            run_loop()
         lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
         source = "\n".join(lines) + "\n"
-        function = self._define(f"enum_{k}", source)
-        pos = self.doc.pos(path)
-        name = template.name
-
-        def enumerate_moves(S: Any, out: list[Any], move_class: Any, rules: Any) -> None:
-            try:
-                function(S, out, move_class, rules)
-            except Exception as exc:  # noqa: BLE001
-                raise _runtime_error(exc, f"move '{name}'", pos) from None
-        enumerate_moves.raw = function  # type: ignore[attr-defined]
-        return enumerate_moves
+        template.pos = self.doc.pos(path)
+        return self._define(f"enum_{k}", source)
 
     # -- triggers and end -----------------------------------------------------------------
 
@@ -748,7 +803,7 @@ class _Builder:
             try:
                 return function(S, env)
             except Exception as exc:  # noqa: BLE001
-                raise _runtime_error(exc, "trigger", pos) from None
+                raise runtime_error(exc, "trigger", pos) from None
         return run
 
     def _end(self) -> None:
@@ -767,6 +822,49 @@ class _Builder:
             self.rules.score = self.evaluator(("score",), scope, (INT,))
         elif "score" in self.rules.variables:
             self.rules.score = self.evaluator(("variables", "score", "initial"), scope, node=_name_node("score"))
+
+
+class _Hoister:
+    """Collects subexpressions of an enumerator's conditions, each computed once at its loop level.
+
+    `levels` gives the loop level of the source pile, the chosen card and the destination pile
+    (0 is the state alone, before any loop). Equal subexpressions share one local.
+    """
+
+    def __init__(self, levels: dict[str, int], innermost: int) -> None:
+        self.levels = levels
+        self.innermost = innermost
+        self.items: list[tuple[int, str, str]] = []
+        self._by_source: dict[str, str] = {}
+        self._levels: dict[str, int] = {}
+
+    def level_of(self, source: str) -> int:
+        level = 0
+        for name in re.findall(r"\b(?:b_src|pile_dst|pile|b_dst|b_card|b_cards|b_n|h_\d+)\b", source):
+            if name in ("b_src", "pile"):
+                level = max(level, self.levels["src"])
+            elif name in ("b_dst", "pile_dst"):
+                level = max(level, self.levels["dst"])
+            elif name in ("b_card", "b_cards", "b_n"):
+                level = max(level, self.levels["card"])
+            else:
+                level = max(level, self._levels[name])
+        return level
+
+    def __call__(self, compiled: Compiled) -> Compiled:
+        source = compiled.source
+        if re.search(r"\bl_", source) or source.isidentifier():
+            return compiled  # bound inside a comprehension, or already a plain name
+        name = self._by_source.get(source)
+        if name is None:
+            level = self.level_of(source)
+            if level > self.innermost:
+                return compiled
+            name = f"h_{len(self.items)}"
+            self._by_source[source] = name
+            self._levels[name] = level
+            self.items.append((level, name, source))
+        return Compiled(name, compiled.type)
 
 
 def _name_node(name: str) -> Node:
@@ -799,7 +897,7 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
     return run_each
 
 
-def _runtime_error(exc: Exception, text: str, pos: SourcePos) -> RulesetRuntimeError:
+def runtime_error(exc: Exception, text: str, pos: SourcePos) -> RulesetRuntimeError:
     if isinstance(exc, RulesetRuntimeError):
         return exc
     detail = str(exc)
