@@ -25,8 +25,12 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Card games as data: play, check and list YAML rulesets.")
 
 
+def _report(error: CardrulesError) -> None:
+    typer.echo(format_error(error), err=True)
+
+
 def _fail(error: CardrulesError) -> None:
-    Console(stderr=True, highlight=False).print(format_error(error), markup=False)
+    _report(error)
     raise typer.Exit(1)
 
 
@@ -107,16 +111,15 @@ def play(
 def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names.")) -> None:
     """Check rulesets: YAML, schema, expressions and names. Errors show file:line:col."""
     failed = False
-    console = Console(highlight=False)
     for name in rulesets:
         try:
             rules = load_ruleset(name)
         except CardrulesError as error:
-            Console(stderr=True, highlight=False).print(format_error(error), markup=False)
+            _report(error)
             failed = True
             continue
-        console.print(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
-                      f"{len(rules.options)} options)", markup=False)
+        typer.echo(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
+                   f"{len(rules.options)} options)")
     if failed:
         raise typer.Exit(1)
 

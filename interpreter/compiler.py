@@ -20,11 +20,12 @@ from typing import Any, Callable
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Ternary, Unary
 
 # Types are plain strings: int bool str card cards pile piles list pairs none any.
-INT, BOOL, STR, CARD, CARDS, PILE, PILES, LIST, PAIRS, NONE, ANY = (
-    "int", "bool", "str", "card", "cards", "pile", "piles", "list", "pairs", "none", "any")
+INT, BOOL, STR, CARD, CARDS, PILE, PILES, LIST, PAIRS, PAIRS_ANY, NONE, ANY = (
+    "int", "bool", "str", "card", "cards", "pile", "piles", "list", "pairs", "pairs_any", "none", "any")
 
 _TYPE_WORDS = {INT: "a number", BOOL: "a truth value", STR: "a string", CARD: "a card", CARDS: "a list of cards",
-               PILE: "a pile", PILES: "a list of piles", LIST: "a list", PAIRS: "a list of pairs",
+               PILE: "a pile", PILES: "a list of piles", LIST: "a list", PAIRS: "a list of pairs of cards",
+               PAIRS_ANY: "a list of pairs",
                NONE: "none", ANY: "a value"}
 
 
@@ -243,7 +244,7 @@ class Compiler:
         if func == "pairs":
             arity(1)
             arg = self.compile(args[0], (CARDS, LIST))
-            return Compiled(f"pairs({arg.source})", PAIRS)
+            return Compiled(f"pairs({arg.source})", PAIRS if arg.type == CARDS else PAIRS_ANY)
         if func == "abs":
             arity(1)
             arg = self.compile(args[0], (INT,))
@@ -294,11 +295,11 @@ class Compiler:
         if node.func not in ("all", "any", "sum", "count", "min", "max", "list"):
             raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max "
                                f"or list", node.pos)
-        iterable = self.compile(node.iterable, (PILES, CARDS, LIST, PAIRS))
-        if iterable.type == PAIRS:
+        iterable = self.compile(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY))
+        if iterable.type in (PAIRS, PAIRS_ANY):
             if len(node.names) != 2:
                 raise CompileError("pairs(...) gives two values per step: 'for a, b in pairs(...)'", node.iterable.pos)
-            element_types = [CARD, CARD]
+            element_types = [CARD, CARD] if iterable.type == PAIRS else [ANY, ANY]
         else:
             if len(node.names) != 1:
                 raise CompileError("only pairs(...) can be unpacked into two names", node.iterable.pos)

@@ -156,9 +156,9 @@ class _ToAst(Transformer):
                       condition: Node | None) -> Node:
         return Comprehension(func.start_pos or 0, str(func), element, names, iterable, condition)
 
-    def list(self, items: tuple[Node, ...] | None) -> Node:
-        items = items or ()
-        return ListLit(items[0].pos - 1 if items else 0, items)
+    @v_args(meta=True, inline=True)
+    def list(self, meta: Any, items: tuple[Node, ...] | None) -> Node:
+        return ListLit(meta.start_pos, items or ())
 
     @v_args(meta=True, inline=True)
     def not_(self, meta: Any, operand: Node) -> Node:
@@ -231,7 +231,10 @@ def _parse(text: str, start: str) -> Any:
         return _ToAst().transform(tree)
     except UnexpectedToken as exc:
         tok = exc.token
-        offset = tok.start_pos if tok.start_pos is not None else len(text)
+        if tok.type == "$END" or tok.start_pos is None:
+            offset = len(text.rstrip())
+        else:
+            offset = tok.start_pos
         found = "the end of the expression" if tok.type == "$END" else repr(str(tok))
         raise ParseError(f"unexpected {found}: expected {_describe_expected(set(exc.expected))}",
                          offset) from None

@@ -12,3 +12,14 @@ BENCHMARKS = ROOT / "benchmarks"
 # The reference Klondike lives in benchmarks/ so the benchmark script can use it too.
 if str(BENCHMARKS) not in sys.path:
     sys.path.insert(0, str(BENCHMARKS))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def private_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps persistent values (cumulative Vegas) in its own folder, never the user's."""
+    home = tmp_path_factory.mktemp("cardrules-home")
+    monkeypatch.setenv("CARDRULES_HOME", str(home))
+    return home

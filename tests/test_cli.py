@@ -1,0 +1,255 @@
+"""The `cardrules` command: play (scripted and all-bot), validate, list, schema, reset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardrules import load_ruleset
+from cardrules.cli import app
+from conftest import ROOT
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):  # noqa: A002 - mirrors CliRunner
+    return runner.invoke(app, list(args), input=input)
+
+
+# -- list, schema, validate ----------------------------------------------------------------
+
+def test_list_shows_bundled_rulesets_with_descriptions_and_options() -> None:
+    result = run("list")
+    assert result.exit_code == 0
+    assert "klondike" in result.stdout
+    assert "The classic solitaire" in result.stdout
+    assert "scoring=none|standard|vegas" in result.stdout
+
+
+def test_schema_prints_the_ruleset_json_schema() -> None:
+    result = run("schema")
+    assert result.exit_code == 0
+    schema = json.loads(result.stdout)
+    assert schema["title"] == "cardrules ruleset"
+    assert {"moves", "zones", "setup", "end"} <= set(schema["properties"])
+
+
+def test_schema_deck_prints_the_deck_schema() -> None:
+    schema = json.loads(run("schema", "--deck").stdout)
+    assert schema["title"] == "cardrules deck"
+
+
+def test_validate_accepts_every_bundled_ruleset() -> None:
+    names = [p.stem for p in (ROOT / "rulesets").glob("*.yaml")]
+    result = run("validate", *names)
+    assert result.exit_code == 0, result.stderr
+    for name in names:
+        assert f"ok  {name}" in result.stdout
+
+
+def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
+    text = (ROOT / "rulesets" / "klondike.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "broken.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _line_col(path: Path, needle: str, offset: int = 0) -> str:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return f"{number}:{line.index(needle) + offset + 1}"
+    raise AssertionError(needle)
+
+
+def test_validate_reports_an_unknown_zone_at_its_line_and_column(tmp_path: Path) -> None:
+    path = _broken_copy(tmp_path, 'when: "empty(stock) and may_redeal()"', 'when: "empty(stok) and may_redeal()"')
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    where = _line_col(path, "stok")
+    assert f"{path}:{where}: unknown name 'stok'" in result.stderr
+    assert "^" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_validate_reports_a_dsl_syntax_error_at_the_character(tmp_path: Path) -> None:
+    path = _broken_copy(tmp_path, 'when: "fits_foundation(card, dst)"', 'when: "fits_foundation(card, dst) and"')
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    where = _line_col(path, "dst) and", len("dst) and"))
+    assert f"{path}:{where}: unexpected the end of the expression" in result.stderr
+
+
+def test_validate_reports_a_schema_error_at_the_unknown_key(tmp_path: Path) -> None:
+    path = _broken_copy(tmp_path, "    take: run\n", "    take: run\n    tkae: top\n")
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:{_line_col(path, 'tkae')}: unknown key 'tkae'" in result.stderr
+
+
+def test_validate_reports_a_yaml_syntax_error(tmp_path: Path) -> None:
+    path = _broken_copy(tmp_path, "  stock: {short: s, show: stack}", "  stock: {short: s, show: stack")
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:" in result.stderr and "YAML syntax error" in result.stderr
+
+
+def test_validate_checks_every_file_and_fails_if_any_is_broken(tmp_path: Path) -> None:
+    path = _broken_copy(tmp_path, "count: 7", "count: seven")
+    result = run("validate", "klondike", str(path))
+    assert result.exit_code == 1
+    assert "ok  klondike" in result.stdout
+    assert f"{path}:{_line_col(path, 'seven')}" in result.stderr
+
+
+# -- play: scripted -------------------------------------------------------------------------
+
+def test_play_scripted_applies_moves_by_text_and_number() -> None:
+    game = load_ruleset("klondike").new_game(seed=5)
+    second = sorted(str(m) for m in game.legal_moves())
+    result = run("play", "klondike", "--seed", "5", "--json", input="draw\n1\n")
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["moves"][0] == "draw"
+    game.apply(game.parse_move("draw"))
+    assert summary["moves"][1] == str(game.legal_moves()[0])
+    assert summary["outcome"] == "abandoned"  # the input ended before the game did
+    assert second  # the first position has moves
+
+
+def test_play_scripted_undo_takes_back_the_last_move() -> None:
+    result = run("play", "klondike", "--seed", "5", "--json", input="draw\ndraw\nundo\n")
+    assert json.loads(result.stdout)["moves"] == ["draw"]
+
+
+def test_play_scripted_hint_suggests_a_legal_move() -> None:
+    result = run("play", "klondike", "--seed", "5", input="hint\nquit\n")
+    assert result.exit_code == 0
+    hinted = [line for line in result.stdout.splitlines() if line.startswith("hint: ")][0].split()[1]
+    game = load_ruleset("klondike").new_game(seed=5)
+    assert hinted in [str(m) for m in game.legal_moves()]
+
+
+def test_play_scripted_illegal_move_stops_with_the_input_line() -> None:
+    result = run("play", "klondike", "--seed", "5", input="draw\nt1>f4x\n")
+    assert result.exit_code == 1
+    assert "<stdin>:2: 't1>f4x' is not a legal move now" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_play_prints_the_table_with_suit_symbols_and_backs() -> None:
+    result = run("play", "klondike", "--seed", "5", input="quit\n")
+    assert "▒▒" in result.stdout
+    assert any(s in result.stdout for s in "♣♦♥♠")
+    assert "Game over: abandoned" in result.stdout
+
+
+# -- play: bots -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+def test_play_all_bots_plays_to_the_end_and_reports_json(kind: str) -> None:
+    result = run("play", "klondike", "--seed", "11", "--seat", f"1={kind}", "--json")
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["outcome"] in ("won", "lost", "limit")
+    assert summary["seed"] == 11 and summary["seats"] == {"1": kind}
+    assert summary["move_count"] == len(summary["moves"]) > 0
+    again = json.loads(run("play", "klondike", "--seed", "11", "--seat", f"1={kind}", "--json").stdout)
+    assert again == summary  # same seed, same game
+
+
+def test_play_json_summary_replays_through_the_api() -> None:
+    summary = json.loads(run("play", "klondike", "--seed", "3", "--seat", "1=greedy", "--json",
+                             "-o", "draw=3", "-o", "scoring=vegas").stdout)
+    assert summary["options"] == {"draw": 3, "scoring": "vegas", "cumulative": False}
+    game = load_ruleset("klondike", options=summary["options"]).new_game(seed=3)
+    for text in summary["moves"]:
+        game.apply(game.parse_move(text))
+    assert game.scores() == summary["scores"] and game.outcome == summary["outcome"]
+
+
+def test_play_from_a_deal_file_uses_that_card_order() -> None:
+    deal = ROOT / "examples" / "klondike-easy.deal"
+    result = run("play", "klondike", "--deal", str(deal), "--seat", "1=greedy", "--json")
+    summary = json.loads(result.stdout)
+    codes = [w for line in deal.read_text().splitlines() for w in line.split("#")[0].split()]
+    assert summary["deal"] == codes
+    assert summary["outcome"] == "won"
+
+
+def test_play_rejects_a_deal_file_with_an_unknown_card(tmp_path: Path) -> None:
+    deal = tmp_path / "bad.deal"
+    deal.write_text("AS 2S\n3S ZZ\n")
+    result = run("play", "klondike", "--deal", str(deal))
+    assert result.exit_code == 1
+    assert f"{deal}:2:4: 'ZZ' is not a card of the standard-52 deck" in result.stderr
+
+
+def test_play_rejects_a_bad_option_value() -> None:
+    result = run("play", "klondike", "--option", "draw=5")
+    assert result.exit_code == 1
+    assert "option 'draw' cannot be '5' (choose from: 1, 3)" in result.stderr
+
+
+def test_play_rejects_an_unknown_option() -> None:
+    result = run("play", "klondike", "--option", "speed=fast")
+    assert result.exit_code == 1
+    assert "klondike has no option 'speed'" in result.stderr
+
+
+def test_play_rejects_an_unknown_seat_kind() -> None:
+    result = run("play", "klondike", "--seat", "1=genius")
+    assert result.exit_code != 0
+    assert "genius" in result.stderr
+
+
+def test_play_rejects_seed_and_deal_together() -> None:
+    result = run("play", "klondike", "--seed", "1", "--deal", "x.deal")
+    assert result.exit_code == 2
+
+
+def test_play_unknown_ruleset_names_the_bundled_ones() -> None:
+    result = run("play", "klondyke")
+    assert result.exit_code == 1
+    assert "no ruleset 'klondyke'" in result.stderr and "klondike" in result.stderr
+
+
+# -- cumulative Vegas through the CLI -------------------------------------------------------
+
+VEGAS = ("-o", "scoring=vegas", "-o", "cumulative=true", "--seat", "1=greedy", "--json")
+
+
+def test_cumulative_vegas_balance_carries_over_and_resets(private_store: Path) -> None:
+    first = json.loads(run("play", "klondike", "--seed", "1", *VEGAS).stdout)
+    second = json.loads(run("play", "klondike", "--seed", "2", *VEGAS).stdout)
+    assert first["persistent"]["balance"] == first["scores"][0]
+    assert second["persistent"]["balance"] == first["scores"][0] + second["scores"][0]
+    stored = json.loads((private_store / "persistent.json").read_text())
+    assert stored["klondike"]["balance"] == second["persistent"]["balance"]
+    result = run("reset", "klondike")
+    assert result.exit_code == 0
+    third = json.loads(run("play", "klondike", "--seed", "1", *VEGAS).stdout)
+    assert third["persistent"]["balance"] == first["scores"][0]
+
+
+def test_non_cumulative_vegas_leaves_the_balance_alone() -> None:
+    json.loads(run("play", "klondike", "--seed", "1", *VEGAS).stdout)
+    plain = json.loads(run("play", "klondike", "--seed", "2", "-o", "scoring=vegas", "--seat", "1=greedy",
+                           "--json").stdout)
+    first = json.loads(run("play", "klondike", "--seed", "1", "-o", "scoring=vegas", "--seat", "1=greedy",
+                           "--json").stdout)
+    assert plain["persistent"]["balance"] == first["persistent"]["balance"]
+
+
+def test_a_corrupt_store_is_reported_and_left_untouched(private_store: Path) -> None:
+    store = private_store / "persistent.json"
+    store.write_text('{"klondike": {"balance": 12')
+    result = run("play", "klondike", "--seed", "1", *VEGAS)
+    assert result.exit_code == 1
+    assert f"{store}:1:" in result.stderr and "corrupt" in result.stderr
+    assert store.read_text() == '{"klondike": {"balance": 12'
+    reset = run("reset", "klondike")
+    assert reset.exit_code == 0 and "a copy is at" in reset.stdout
+    assert list(private_store.glob("persistent.corrupt-*.json"))
