@@ -1,7 +1,7 @@
 """cardrules: card games as data, run by one generic interpreter.
 
     >>> from cardrules import load_ruleset
-    >>> rules = load_ruleset("klondike", options={"draw": 3})
+    >>> rules = load_ruleset("path/to/game.yaml", options={"draw": 3})
     >>> game = rules.new_game(seed=7)
     >>> game.apply(game.legal_moves()[0])
 

@@ -55,9 +55,10 @@ class GreedyBot:
         return self.rng.choice(best)
 
 
-BOT_KINDS = {"random": RandomBot, "greedy": GreedyBot}
+BOT_KINDS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(kind: str, seed: int | None) -> Bot:
     """A bot by kind name; raises KeyError for an unknown kind."""
-    return BOT_KINDS[kind](seed)
+    bot: Bot = BOT_KINDS[kind](seed)
+    return bot

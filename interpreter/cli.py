@@ -50,7 +50,7 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 
 @app.command()
 def play(
-    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (klondike)."),
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown otherwise)."),
     deal: Optional[Path] = typer.Option(None, "--deal", help="A deal file: card codes, top of the deck first."),
     option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
@@ -157,7 +157,7 @@ def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file 
 
 
 @app.command()
-def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget (klondike).")) -> None:
+def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget.")) -> None:
     """Forget a ruleset's values kept between games (for example the cumulative Vegas balance)."""
     try:
         name = load_ruleset(find_ruleset(ruleset)).name

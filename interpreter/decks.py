@@ -3,7 +3,7 @@
 A deck file lists cards explicitly or as products of attribute values (`each`),
 with copies, attributes derived from others (`derive`), the short code used in
 deal files and move texts (`code`), and how a face-up card is shown (`face`,
-`style`). Attributes may hold a list (a Decktet card's several suits).
+`style`). Attributes may hold a list (a card of several suits).
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
     code_values = data.get("code_values", {})
     face_values = data.get("face_values", {})
     codes = tuple(_format(data["code"], card, code_values) for card in cards)
-    faces = tuple(_format(data.get("face", data["code"]), card, face_values) for card in cards)
+    face_template = str(data.get("face", data["code"]))
+    faces = tuple(_format(face_template, card, face_values) for card in cards)
     style_rule = data.get("style")
     styles = tuple(str(style_rule["map"].get(card.get(style_rule["from"]), "")) if style_rule else ""
                    for card in cards)

@@ -237,14 +237,15 @@ class Game:
         if self.state.over:
             return out
         rules = self.rules
-        state = self.state
-        template = None
         try:
+            rules.enumerate_all(self.state, out, Move, rules)
+        except Exception:  # noqa: BLE001 - find the move whose conditions failed, to report it there
             for template in rules.moves:
-                template.enumerate(state, out, Move, rules)
-        except Exception as exc:  # noqa: BLE001 - reported at the move whose conditions failed
-            assert template is not None
-            raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
+                try:
+                    template.enumerate(self.state, [], Move, rules)
+                except Exception as exc:  # noqa: BLE001
+                    raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
+            raise
         return out
 
     def apply(self, move: Move) -> None:

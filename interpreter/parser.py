@@ -239,7 +239,8 @@ def _parse(text: str, start: str) -> Any:
         raise ParseError(f"unexpected {found}: expected {_describe_expected(set(exc.expected))}",
                          offset) from None
     except UnexpectedCharacters as exc:
-        raise ParseError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.pos_in_stream) from None
+        where = exc.pos_in_stream or 0
+        raise ParseError(f"unexpected character {text[where]!r}", where) from None
     except UnexpectedEOF as exc:
         raise ParseError(f"unexpected end of the expression: expected {_describe_expected(set(exc.expected))}",
                          len(text)) from None

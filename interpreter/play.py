@@ -63,6 +63,8 @@ class Session:
                 return None
             if word in ("help", "?"):
                 self.console.print(HELP)
+                self.console.print(f"\nMoves of {game.rules.title}:")
+                self.console.print(render.render_rules_help(game))
                 continue
             if word == "show":
                 self.show(player, moves)

@@ -127,9 +127,17 @@ def describe_move(game: Game, move: Move) -> Text:
         text.append_text(card_text(game, card if game.state.up[card] else None))
         if move.count > 1:
             text.append(f" +{move.count - 1}", style="dim")
-    elif template.help:
-        text.append(f"  {template.help}", style="dim")
     return text
+
+
+def render_rules_help(game: Game) -> Table:
+    """The ruleset's move templates with their help texts."""
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    table.add_column(style="bold cyan")
+    table.add_column()
+    for template in game.rules.moves:
+        table.add_row(template.name, template.help)
+    return table
 
 
 def render_moves(game: Game, moves: list[Move]) -> Table:

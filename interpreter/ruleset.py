@@ -115,6 +115,7 @@ class Ruleset:
         self.setup: list[Effect] = []
         self.moves: list[MoveTemplate] = []
         self.moves_by_name: dict[str, MoveTemplate] = {}
+        self.enumerate_all: Callable[..., None] = lambda *args: None
         self.triggers: list[Trigger] = []
         self.end_conditions: list[EndCondition] = []
         self.no_moves_result = ("lost", "no move is possible")
@@ -188,6 +189,7 @@ class _Builder:
         self.globals: dict[str, Any] = dict(RUNTIME_GLOBALS)
         self.sources: list[str] = []
         self._counter = 0
+        self._enum_parts: list[tuple[MoveTemplate, Any, int, list[str]]] = []
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -196,6 +198,10 @@ class _Builder:
             pos = exc.function.locate(exc.offset)
             return RulesetError(f"{exc.message} (in function '{exc.function.name}')", pos)
         return RulesetError(exc.message, self.doc.expr_pos(path, exc.offset))
+
+    def _locator(self, path: PathKey) -> Callable[[int], SourcePos]:
+        """Offset inside the expression at `path` -> its position in the file."""
+        return lambda offset: self.doc.expr_pos(path, offset)
 
     def parse(self, path: PathKey) -> Node:
         value = self._value(path)
@@ -410,7 +416,7 @@ class _Builder:
             if signature.name in self.scope.functions:
                 raise RulesetError(f"function '{signature.name}' is defined twice", self.doc.pos(path, key=True))
             self.scope.functions[signature.name] = Function(
-                signature.name, signature.params, body, lambda offset, p=path: self.doc.expr_pos(p, offset))
+                signature.name, signature.params, body, self._locator(path))
         # Check each body once with untyped parameters, so errors show even in unused functions.
         for function in self.scope.functions.values():
             bindings = {p: (f"p_{p}", "any") for p in function.params}
@@ -593,6 +599,7 @@ class _Builder:
             template.named_text = len(sources) <= 1 and len(targets) <= 1
             rules.moves.append(template)
             rules.moves_by_name[name] = template
+        rules.enumerate_all = self._merged_enumerator()
         # A move's text leaves out its name unless another move joins the same kinds of zone.
         for template in rules.moves:
             if template.named_text:
@@ -717,6 +724,7 @@ class _Builder:
             emit(dst_level)
 
         emit(0, "return")
+        index_at = len(lines)
         if match is not None:
             lines.append(f"{indent}INDEX = {{}}")
             lines.append(f"{indent}for b_dst in DST_{k}:")
@@ -754,7 +762,47 @@ class _Builder:
         lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
         source = "\n".join(lines) + "\n"
         template.pos = self.doc.pos(path)
+        index = (template.targets, dst_key) if match is not None else None
+        body = lines[2:index_at] + lines[index_at + (4 if match is not None else 0):]
+        self._enum_parts.append((template, index, index_at - 2, body))
         return self._define(f"enum_{k}", source)
+
+    def _merged_enumerator(self) -> Callable[..., None]:
+        """One function enumerating every move template in order (fewer calls per position).
+
+        Each template's block is its own generated body inside a one-pass loop (a failed
+        state-only condition `break`s out of it); destination indexes with the same piles and
+        key are built once, by the first block that needs them.
+        """
+        lines = ["def enumerate_all(S, out, Move, rules):",
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current"]
+        shared: dict[Any, str] = {}
+        for template, index, _, _ in self._enum_parts:
+            if index is not None and index not in shared:
+                shared[index] = f"INDEX_{len(shared)}"
+                lines.append(f"    {shared[index]} = None")
+        for template, index, index_at, body in self._enum_parts:
+            k = template.index
+            block = list(body)
+            if index is not None:
+                name = shared[index]
+                indent = "    "
+                block[index_at:index_at] = [
+                    f"{indent}if {name} is None:",
+                    f"{indent}    {name} = {{}}",
+                    f"{indent}    for b_dst in DST_{k}:",
+                    f"{indent}        pile_dst = P[b_dst]",
+                    f"{indent}        {name}.setdefault({index[1]}, []).append(b_dst)",
+                    f"{indent}INDEX = {name}"]
+            lines.append(f"    b_move = {template.name!r}")
+            lines.append("    for _ in ONCE:")
+            for line in block:
+                line = re.sub(r"\bh_(\d+)\b", rf"h{k}_\1", line)
+                if line.endswith(": return"):
+                    line = line[: -len("return")] + "break"
+                lines.append("    " + line)
+        self.globals["ONCE"] = (0,)
+        return self._define("enumerate_all", "\n".join(lines) + "\n")
 
     # -- triggers and end -----------------------------------------------------------------
 
@@ -897,7 +945,7 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
     return run_each
 
 
-def runtime_error(exc: Exception, text: str, pos: SourcePos) -> RulesetRuntimeError:
+def runtime_error(exc: Exception, text: str, pos: SourcePos | None) -> RulesetRuntimeError:
     if isinstance(exc, RulesetRuntimeError):
         return exc
     detail = str(exc)
