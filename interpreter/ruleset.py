@@ -27,6 +27,10 @@ from .source import Document, PathKey, load_document
 Effect = Callable[[Any, dict[str, Any]], None]
 Evaluator = Callable[[Any, dict[str, Any]], Any]
 
+# A game ends with the result "limit" after this many moves unless its ruleset says otherwise,
+# so no ruleset can make a game (or a bot) run forever.
+DEFAULT_MAX_MOVES = 100_000
+
 MOVE_BINDINGS = {"src": ("b_src", PILE), "dst": ("b_dst", PILE), "cards": ("b_cards", CARDS),
                  "card": ("b_card", CARD), "n": ("b_n", INT), "player": ("b_player", INT)}
 
@@ -119,7 +123,7 @@ class Ruleset:
         self.triggers: list[Trigger] = []
         self.end_conditions: list[EndCondition] = []
         self.no_moves_result = ("lost", "no move is possible")
-        self.max_moves: int | None = None
+        self.max_moves: int = DEFAULT_MAX_MOVES
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
         self.rotation = False
@@ -761,7 +765,7 @@ class _Builder:
             run_loop()
         lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
         source = "\n".join(lines) + "\n"
-        template.pos = self.doc.pos(path)
+        template.pos = self.doc.expr_pos(path + ("when",), 0) if "when" in spec else self.doc.pos(path)
         index = (template.targets, dst_key) if match is not None else None
         body = lines[2:index_at] + lines[index_at + (4 if match is not None else 0):]
         self._enum_parts.append((template, index, index_at - 2, body))
@@ -863,7 +867,7 @@ class _Builder:
         if "no_moves" in spec:
             self.rules.no_moves_result = (spec["no_moves"]["result"], spec["no_moves"].get("reason",
                                                                                            "no move is possible"))
-        self.rules.max_moves = spec.get("max_moves")
+        self.rules.max_moves = spec.get("max_moves", DEFAULT_MAX_MOVES)
         if "on_end" in self.data:
             self.rules.on_end = self.effects(("on_end",), scope)
         if "score" in self.data:
