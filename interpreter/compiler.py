@@ -87,10 +87,10 @@ class InlinedFunctionError(CompileError):
 
 
 def _const(value: Any) -> Compiled:
-    return Compiled(repr(value), _type_of_value(value), True, value)
+    return Compiled(repr(value), type_of_value(value), True, value)
 
 
-def _type_of_value(value: Any) -> str:
+def type_of_value(value: Any) -> str:
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, int):

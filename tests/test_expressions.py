@@ -31,7 +31,7 @@ import pytest
 
 from cardrules import RulesetError, find_ruleset, load_ruleset
 from cardrules.compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, RUNTIME_GLOBALS, STR, Compiled, CompileError,
-                                Compiler, Function, InlinedFunctionError, Scope)
+                                Compiler, Function, InlinedFunctionError, Scope, type_of_value)
 from cardrules.parser import ParseError, parse_expression, parse_signature
 from cardrules.source import load_document
 
@@ -118,15 +118,7 @@ _BINDING_TYPES = {"card": CARD, "cards": CARDS, "src": PILE, "dst": PILE, "n": I
 
 
 def _binding_type(name: str, value: Any) -> str:
-    if name in _BINDING_TYPES:
-        return _BINDING_TYPES[name]
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        return INT
-    if isinstance(value, str):
-        return STR
-    return LIST
+    return _BINDING_TYPES.get(name) or type_of_value(value)
 
 
 def compile_expr(expr: str, bindings: dict[str, Any] | None = None, scope: Scope = SCOPE) -> Compiled:
