@@ -15,6 +15,7 @@ from rich.table import Table
 
 from . import store
 from .bots import BOT_KINDS, make_bot
+from .decks import load_deck
 from .errors import CardrulesError, format_error
 from .play import Session, save_persistent, summary
 from .resources import rulesets_dir
@@ -109,10 +110,15 @@ def play(
 
 @app.command()
 def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names.")) -> None:
-    """Check rulesets: YAML, schema, expressions and names. Errors show file:line:col."""
+    """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
     failed = False
     for name in rulesets:
         try:
+            path = Path(name)
+            if path.is_file() and "cards" in _header(path) and "moves" not in _header(path):
+                deck = load_deck(path)
+                typer.echo(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)")
+                continue
             rules = load_ruleset(name)
         except CardrulesError as error:
             _report(error)

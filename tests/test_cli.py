@@ -253,3 +253,14 @@ def test_a_corrupt_store_is_reported_and_left_untouched(private_store: Path) -> 
     reset = run("reset", "klondike")
     assert reset.exit_code == 0 and "a copy is at" in reset.stdout
     assert list(private_store.glob("persistent.corrupt-*.json"))
+
+
+def test_validate_checks_deck_files_too(tmp_path: Path) -> None:
+    decks = sorted(str(p) for p in (ROOT / "rulesets" / "decks").glob("*.yaml"))
+    result = run("validate", *decks)
+    assert result.exit_code == 0 and result.stdout.count("ok  ") == len(decks)
+    broken = tmp_path / "bad-deck.yaml"
+    broken.write_text("deck: bad\nattributes: {value: int}\ncards:\n  - {value: one}\ncode: \"{value}\"\n")
+    result = run("validate", str(broken))
+    assert result.exit_code == 1
+    assert "attribute 'value' should be int, got 'one'" in result.stderr and f"{broken}:2:" in result.stderr
