@@ -92,6 +92,7 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
     validate(doc, "deck")
     attributes: dict[str, str] = dict(data["attributes"])
     cards: list[dict[str, Any]] = []
+    origins: list[tuple[Any, ...]] = []  # where each card's values are written, for errors
     for i, entry in enumerate(data["cards"]):
         copies = entry.get("copies", 1)
         if "each" in entry:
@@ -100,23 +101,26 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
                 card = dict(zip(names, combo))
                 card.update(entry.get("with", {}))
                 cards.extend(dict(card) for _ in range(copies))
+                origins.extend([("cards", i, "each")] * copies)
         else:
             card = {k: v for k, v in entry.items() if k != "copies"}
             cards.extend(dict(card) for _ in range(copies))
+            origins.extend([("cards", i)] * copies)
     for name, rule in data.get("derive", {}).items():
         for card in cards:
             card[name] = rule["map"].get(card.get(rule["from"]))
     for index, card in enumerate(cards):
         for name, value in card.items():
+            where = origins[index] + ((name,) if len(origins[index]) == 2 else ())
             if name not in attributes:
                 raise RulesetError(f"card {index + 1} has attribute '{name}', which the deck does not declare",
-                                   doc.pos(("attributes",)))
+                                   doc.pos(where, key=True))
             wanted = attributes[name]
             ok = (value is None or (wanted == "int" and isinstance(value, int) and not isinstance(value, bool))
                   or (wanted == "str" and isinstance(value, str)) or (wanted == "list" and isinstance(value, list)))
             if not ok:
                 raise RulesetError(f"card {index + 1}: attribute '{name}' should be {wanted}, got {value!r}",
-                                   doc.pos(("attributes", name)))
+                                   doc.pos(where))
     code_values = data.get("code_values", {})
     face_values = data.get("face_values", {})
     codes = tuple(_format(data["code"], card, code_values) for card in cards)

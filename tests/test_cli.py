@@ -263,4 +263,4 @@ def test_validate_checks_deck_files_too(tmp_path: Path) -> None:
     broken.write_text("deck: bad\nattributes: {value: int}\ncards:\n  - {value: one}\ncode: \"{value}\"\n")
     result = run("validate", str(broken))
     assert result.exit_code == 1
-    assert "attribute 'value' should be int, got 'one'" in result.stderr and f"{broken}:2:" in result.stderr
+    assert "attribute 'value' should be int, got 'one'" in result.stderr and f"{broken}:4:13:" in result.stderr
