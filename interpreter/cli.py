@@ -74,8 +74,6 @@ def play(
             seed = random.SystemRandom().randrange(1, 1_000_000_000)
         persisted = store.load(rules.name) if rules.persistent_variables() else None
         if deal_text is not None:
-            from .decks import Deck  # noqa: F401 - the deal's errors name the file
-
             order = rules.deck.parse_order(deal_text, str(deal))
             game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
         else:

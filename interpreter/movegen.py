@@ -1,0 +1,272 @@
+"""Stage 5b: generate the Python code that enumerates a ruleset's legal moves.
+
+Each move template becomes one block of generated loops: source pile -> destination pile
+-> run length (for `take: run`), or, with a `match` key, source -> run length ->
+destinations looked up in an index built once per position (a hash join). Each `when`
+conjunct, and each side-effect-free subexpression (a pile's top card, a card's attribute),
+is computed once, in the outermost loop whose names it uses. All blocks are also joined
+into one function, `enumerate_all`, so a position costs one call and destination indexes
+that several moves share are built once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from .compiler import INT, CompileError, Compiled, Compiler, Scope
+from .errors import RulesetError
+from .parser import Binary, Node
+from .source import PathKey
+
+if TYPE_CHECKING:
+    from .ruleset import MoveTemplate, _Builder
+
+
+class MoveGenerator:
+    """Generates enumerators for the move templates of one ruleset being built."""
+
+    def __init__(self, host: "_Builder") -> None:
+        self.host = host
+        self.parts: list[tuple[MoveTemplate, Any, int, list[str]]] = []
+
+    def template(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any], scope: Scope) -> Callable[..., None]:
+        """Generate `enum(S, out, Move, rules)`, which appends every legal move of this template.
+
+        Loops nest as source pile -> destination pile -> run length (for `take: run`). With
+        `match`, destinations are instead indexed once by their key and looked up per card:
+        source -> run length -> matching destinations. Each `when` conjunct, and each
+        side-effect-free subexpression (a pile's top card, a card's attribute), is placed in the
+        outermost loop whose names it uses, and computed once there.
+        """
+        k = template.index
+        run = template.take == "run"
+        match = spec.get("match")
+        if match is not None and not (template.sources and template.targets):
+            raise RulesetError("'match' needs a move with both 'from' and 'to'", self.host.doc.pos(path + ("match",)))
+        # Loop levels: 1 source, then (card, destination) in the order the loops nest.
+        if match is not None:
+            card_level, dst_level = (2 if run else 1), 3
+        else:
+            card_level, dst_level = (3 if run else 1), 2
+        innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
+        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level}, innermost)
+        scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
+
+        def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
+                         hoisting: bool = True) -> Compiled:
+            compiler = Compiler(scope, hoister if hoisting else None)
+            try:
+                return compiler.compile(node, expect)
+            except CompileError as exc:
+                raise self.host.error_at(where, exc) from None
+
+        conditions: list[tuple[int, str]] = []  # (level, python condition)
+        if "when" in spec:
+            for conjunct in conjuncts(self.host.parse(path + ("when",))):
+                compiled = compile_here(conjunct, path + ("when",))
+                if compiled.const:
+                    if not compiled.value:
+                        conditions.append((0, "False"))
+                    continue
+                conditions.append((hoister.level_of(compiled.source), compiled.source))
+        card_key = dst_key = ""
+        if match is not None:
+            card_key = compile_here(self.host.parse(path + ("match", "card")), path + ("match", "card")).source
+            dst_key = compile_here(self.host.parse(path + ("match", "dst")), path + ("match", "dst"), hoisting=False).source
+            if re.search(r"\b(b_dst|pile_dst)\b", card_key):
+                raise RulesetError("match.card cannot use the destination", self.host.doc.pos(path + ("match", "card")))
+            if re.search(r"\b(b_src|pile|b_card|b_cards|b_n)\b", dst_key):
+                raise RulesetError("match.dst can use only the destination", self.host.doc.pos(path + ("match", "dst")))
+        count_source = None
+        if template.take == "count":
+            take = spec["take"]
+            if isinstance(take, int):
+                count_source = repr(take)
+            else:
+                count_source = compile_here(self.host.parse(path + ("take",)), path + ("take",), (INT,), False).source
+                if re.search(r"\bb_(dst|cards|card|n)\b|\bpile_dst\b", count_source):
+                    raise RulesetError("a take count can only use 'src' among the move's names",
+                                       self.host.doc.pos(path + ("take",)))
+        self.host.globals[f"SRC_{k}"] = template.sources
+        self.host.globals[f"DST_{k}"] = template.targets
+        every = " ".join(src for _, src in conditions) + " ".join(src for _, _, src in hoister.items) + card_key
+        uses_cards = bool(re.search(r"\bb_cards\b", every))
+        lines = [f"def enum_{k}(S, out, Move, rules):",
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)]
+        indent = "    "
+
+        # With an index, most cards find no destination: a card fact needed only by destination
+        # conditions is computed inside the (short) loop over matching destinations.
+        emit_level = {name: lvl for lvl, name, _ in hoister.items}
+        if match is not None:
+            for lvl, name, _ in hoister.items:
+                users = [l for l, cond in conditions if re.search(rf"\b{name}\b", cond)]
+                users += [emit_level[n] for _, n, src in hoister.items if re.search(rf"\b{name}\b", src)]
+                if lvl == card_level and not re.search(rf"\b{name}\b", card_key) and users and \
+                        min(users) == dst_level:
+                    emit_level[name] = dst_level
+
+        def emit(level: int, exit_word: str = "continue") -> None:
+            for _, name, source in hoister.items:
+                if emit_level[name] == level:
+                    lines.append(f"{indent}{name} = {source}")
+            for lvl, cond in conditions:
+                if lvl == level:
+                    lines.append(f"{indent}if not {cond}: {exit_word}")
+
+        def bind_cards(count: str) -> None:
+            lines.append(f"{indent}b_n = {count}; b_card = pile[-b_n]" if count != "b_n" else
+                         f"{indent}b_card = pile[-b_n]")
+            if uses_cards:
+                lines.append(f"{indent}b_cards = pile[-b_n:]")
+
+        def run_loop() -> None:
+            nonlocal indent
+            lines.append(f"{indent}for b_n in range(1, longest + 1):")
+            indent += "    "
+            bind_cards("b_n")
+            emit(card_level)
+
+        def dst_loop() -> None:
+            nonlocal indent
+            if match is not None:
+                lines.append(f"{indent}for b_dst in INDEX.get({card_key}, ()):")
+            else:
+                lines.append(f"{indent}for b_dst in DST_{k}:")
+            indent += "    "
+            if template.sources:
+                lines.append(f"{indent}if b_dst == b_src: continue")
+            lines.append(f"{indent}pile_dst = P[b_dst]")
+            emit(dst_level)
+
+        emit(0, "return")
+        index_at = len(lines)
+        if match is not None:
+            lines.append(f"{indent}INDEX = {{}}")
+            lines.append(f"{indent}for b_dst in DST_{k}:")
+            lines.append(f"{indent}    pile_dst = P[b_dst]")
+            lines.append(f"{indent}    INDEX.setdefault({dst_key}, []).append(b_dst)")
+        if template.sources:
+            lines.append(f"{indent}for b_src in SRC_{k}:")
+            indent += "    "
+            lines.append(f"{indent}pile = P[b_src]")
+            lines.append(f"{indent}if not pile: continue")
+            if template.take == "top":
+                bind_cards("1")
+            elif template.take == "all":
+                bind_cards("len(pile)")
+            elif run:
+                lines.append(f"{indent}k = len(pile)")
+                lines.append(f"{indent}while k and U[pile[k - 1]]: k -= 1")
+                lines.append(f"{indent}if k == len(pile): continue")
+                lines.append(f"{indent}longest = len(pile) - k")
+            else:
+                lines.append(f"{indent}b_n = {count_source}")
+                lines.append(f"{indent}if b_n < 1 or b_n > len(pile): continue")
+                bind_cards("b_n")
+            emit(1)
+        else:
+            lines.append(f"{indent}b_src = -1; b_n = 0")
+        if run and match is not None:
+            run_loop()
+        if template.targets:
+            dst_loop()
+        else:
+            lines.append(f"{indent}b_dst = -1")
+        if run and match is None:
+            run_loop()
+        lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
+        source = "\n".join(lines) + "\n"
+        template.pos = self.host.doc.expr_pos(path + ("when",), 0) if "when" in spec else self.host.doc.pos(path)
+        index = (template.targets, dst_key) if match is not None else None
+        body = lines[2:index_at] + lines[index_at + (4 if match is not None else 0):]
+        self.parts.append((template, index, index_at - 2, body))
+        return self.host.define(f"enum_{k}", source)
+
+    def merged(self) -> Callable[..., None]:
+        """One function enumerating every move template in order (fewer calls per position).
+
+        Each template's block is its own generated body inside a one-pass loop (a failed
+        state-only condition `break`s out of it); destination indexes with the same piles and
+        key are built once, by the first block that needs them.
+        """
+        lines = ["def enumerate_all(S, out, Move, rules):",
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current"]
+        shared: dict[Any, str] = {}
+        for template, index, _, _ in self.parts:
+            if index is not None and index not in shared:
+                shared[index] = f"INDEX_{len(shared)}"
+                lines.append(f"    {shared[index]} = None")
+        for template, index, index_at, body in self.parts:
+            k = template.index
+            block = list(body)
+            if index is not None:
+                name = shared[index]
+                indent = "    "
+                block[index_at:index_at] = [
+                    f"{indent}if {name} is None:",
+                    f"{indent}    {name} = {{}}",
+                    f"{indent}    for b_dst in DST_{k}:",
+                    f"{indent}        pile_dst = P[b_dst]",
+                    f"{indent}        {name}.setdefault({index[1]}, []).append(b_dst)",
+                    f"{indent}INDEX = {name}"]
+            lines.append(f"    b_move = {template.name!r}")
+            lines.append("    for _ in ONCE:")
+            for line in block:
+                line = re.sub(r"\bh_(\d+)\b", rf"h{k}_\1", line)
+                if line.endswith(": return"):
+                    line = line[: -len("return")] + "break"
+                lines.append("    " + line)
+        self.host.globals["ONCE"] = (0,)
+        return self.host.define("enumerate_all", "\n".join(lines) + "\n")
+
+    # -- triggers and end -----------------------------------------------------------------
+
+class _Hoister:
+    """Collects subexpressions of an enumerator's conditions, each computed once at its loop level.
+
+    `levels` gives the loop level of the source pile, the chosen card and the destination pile
+    (0 is the state alone, before any loop). Equal subexpressions share one local.
+    """
+
+    def __init__(self, levels: dict[str, int], innermost: int) -> None:
+        self.levels = levels
+        self.innermost = innermost
+        self.items: list[tuple[int, str, str]] = []
+        self._by_source: dict[str, str] = {}
+        self._levels: dict[str, int] = {}
+
+    def level_of(self, source: str) -> int:
+        level = 0
+        for name in re.findall(r"\b(?:b_src|pile_dst|pile|b_dst|b_card|b_cards|b_n|h_\d+)\b", source):
+            if name in ("b_src", "pile"):
+                level = max(level, self.levels["src"])
+            elif name in ("b_dst", "pile_dst"):
+                level = max(level, self.levels["dst"])
+            elif name in ("b_card", "b_cards", "b_n"):
+                level = max(level, self.levels["card"])
+            else:
+                level = max(level, self._levels[name])
+        return level
+
+    def __call__(self, compiled: Compiled) -> Compiled:
+        source = compiled.source
+        if re.search(r"\bl_", source) or source.isidentifier():
+            return compiled  # bound inside a comprehension, or already a plain name
+        name = self._by_source.get(source)
+        if name is None:
+            level = self.level_of(source)
+            if level > self.innermost:
+                return compiled
+            name = f"h_{len(self.items)}"
+            self._by_source[source] = name
+            self._levels[name] = level
+            self.items.append((level, name, source))
+        return Compiled(name, compiled.type)
+
+
+def conjuncts(node: Node) -> list[Node]:
+    if isinstance(node, Binary) and node.op == "and":
+        return conjuncts(node.left) + conjuncts(node.right)
+    return [node]
