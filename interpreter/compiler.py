@@ -17,6 +17,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .errors import unknown
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Ternary, Unary
 
 # Types are plain strings: int bool str card cards pile piles list pairs none any.
@@ -163,13 +164,12 @@ class Compiler:
         if name in self.scope.functions or name in _BUILTIN_NAMES:
             raise CompileError(f"'{name}' is a function: call it as {name}(...)", node.pos)
         known = sorted(set(self.scope.bindings) | set(self.scope.variables) | set(self.scope.zones) | set(self._locals))
-        raise CompileError(f"unknown name '{name}' (known here: {', '.join(known) or 'none'})", node.pos)
+        raise CompileError(unknown("name", name, known, "known here"), node.pos)
 
     def _attr(self, node: Attr) -> Compiled:
         if isinstance(node.obj, Name) and node.obj.name == "option" and "option" not in self.scope.bindings:
             if node.name not in self.scope.options:
-                known = ", ".join(sorted(self.scope.options)) or "none declared"
-                raise CompileError(f"unknown option '{node.name}' (options: {known})", node.name_pos)
+                raise CompileError(unknown("option", node.name, self.scope.options), node.name_pos)
             return _const(self.scope.options[node.name])
         obj = self.compile(node.obj)
         if obj.type in (CARD, NONE, ANY):
@@ -179,8 +179,9 @@ class Compiler:
                     return Compiled(f"(U[{obj.source}] == 1)", BOOL)
                 return Compiled(f"({obj.source} is not None and U[{obj.source}] == 1)", BOOL)
             if node.name not in self.scope.card_attributes:
-                known = ", ".join(sorted(self.scope.card_attributes) + ["face_up"])
-                raise CompileError(f"cards have no attribute '{node.name}' (attributes: {known})", node.name_pos)
+                known_attributes = list(self.scope.card_attributes) + ["face_up"]
+                raise CompileError(unknown("card attribute", node.name, known_attributes, "attributes"),
+                                   node.name_pos)
             return Compiled(f"A_{node.name}[{obj.source}]", self.scope.card_attributes[node.name])
         if obj.type == PILE:
             if node.name == "index":
@@ -264,8 +265,7 @@ class Compiler:
             if func == "count":
                 return Compiled(f"len({arg.source})", INT)
             return Compiled(f"{func}({arg.source})", INT if func == "sum" else BOOL)
-        known = ", ".join(sorted(set(_BUILTIN_NAMES) | set(self.scope.functions)))
-        raise CompileError(f"unknown function '{func}' (functions: {known})", node.pos)
+        raise CompileError(unknown("function", func, set(_BUILTIN_NAMES) | set(self.scope.functions)), node.pos)
 
     def _inline(self, node: Call, function: Function) -> Compiled:
         if function.name in self._stack:

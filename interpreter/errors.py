@@ -7,7 +7,9 @@ by the source line and a caret.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
+from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,15 @@ class DealError(CardrulesError):
 
 class SaveError(CardrulesError):
     """The per-user store of persistent values could not be read or written."""
+
+
+def unknown(what: str, name: str, known: Iterable[str], heading: str | None = None) -> str:
+    """`unknown zone 'tablaeu' (did you mean 'tableau'? zones: stock, waste, ...)`."""
+    known = sorted(set(known))
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    listing = f"{heading or what + 's'}: {', '.join(known) if known else 'none'}"
+    return f"unknown {what} '{name}' ({hint}{listing})"
 
 
 def format_error(error: CardrulesError) -> str:

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Scope)
 from .decks import Deck, load_deck
-from .errors import RulesetError, RulesetRuntimeError, SourcePos
+from .errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
 from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
@@ -381,7 +381,7 @@ class _Builder:
         for r, row in enumerate(layout):
             for c, zone in enumerate(row):
                 if zone not in rules.zones:
-                    raise RulesetError(f"layout names unknown zone '{zone}'", self.doc.pos(("layout", r, c)))
+                    raise RulesetError(unknown("zone", zone, rules.zones), self.doc.pos(("layout", r, c)))
         rules.layout = [list(row) for row in layout]
 
     def _variables(self) -> None:
@@ -453,8 +453,7 @@ class _Builder:
             steps = []
             for var, _ in spec[kind].items():
                 if var not in self.rules.variables and var not in self.scope.variables:
-                    known = ", ".join(self.scope.variables) or "none"
-                    raise RulesetError(f"unknown variable '{var}' (variables: {known})",
+                    raise RulesetError(unknown("variable", var, self.scope.variables),
                                        self.doc.pos(path + (kind, var), key=True))
                 slot, _, per_player = self.scope.variables[var]
                 steps.append((slot, per_player, self.evaluator(path + (kind, var), scope)))
@@ -539,7 +538,7 @@ class _Builder:
         src = self.evaluator(path + ("from",), scope, (PILE,))
         zone = spec["to"]
         if zone not in self.rules.zones:
-            raise RulesetError(f"unknown zone '{zone}'", self.doc.pos(path + ("to",)))
+            raise RulesetError(unknown("zone", zone, self.rules.zones), self.doc.pos(path + ("to",)))
         piles = self.rules.zones[zone].piles
         counts = self.evaluator(path + ("counts",), scope.with_bindings({"i": ("b_i", INT)}), (INT,))
         face = spec.get("face", "down") == "up"
@@ -574,8 +573,7 @@ class _Builder:
         for i, name in enumerate(names):
             if name not in self.rules.zones:
                 where = path if isinstance(value, str) else path + (i,)
-                known = ", ".join(self.rules.zones)
-                raise RulesetError(f"unknown zone '{name}' (zones: {known})", self.doc.pos(where))
+                raise RulesetError(unknown("zone", name, self.rules.zones), self.doc.pos(where))
             piles.extend(self.rules.zones[name].piles)
         return tuple(piles)
 
@@ -626,7 +624,7 @@ class _Builder:
             if after is not None:
                 for j, name in enumerate(after):
                     if name not in self.rules.moves_by_name:
-                        raise RulesetError(f"unknown move '{name}' (moves: {', '.join(self.rules.moves_by_name)})",
+                        raise RulesetError(unknown("move", name, self.rules.moves_by_name),
                                            self.doc.pos(path + ("after", j)))
             test: Evaluator | None = None
             if "for" in spec:

@@ -43,15 +43,15 @@ CASES: list[tuple[str, int, int, str, str]] = [
     ("unknown_zone_from", 25, 11, "stok", "unknown zone 'stok'"),
     ("unknown_zone_from_list", 31, 19, "tablo", "unknown zone 'tablo'"),
     ("unknown_name", 33, 23, "dest)", "unknown name 'dest'"),
-    ("unknown_option", 26, 23, "drw,", "unknown option 'drw' (options: draw)"),
-    ("unknown_attribute", 33, 41, "rnk >", "cards have no attribute 'rnk'"),
+    ("unknown_option", 26, 23, "drw,", "unknown option 'drw' (did you mean 'draw'? options: draw)"),
+    ("unknown_attribute", 33, 41, "rnk >", "unknown card attribute 'rnk' (did you mean 'rank'?"),
     ("loop_unknown_zone", 20, 15, "tablo", "unknown name 'tablo'"),
     ("score_unknown_name", 41, 8, "scor", "unknown name 'scor'"),
     ("unknown_variable", 36, 15, "scor: 5", "unknown variable 'scor'"),
     ("unknown_deck", 3, 7, "standard-53", "deck 'standard-53' not found"),
     ("turn_up_type", 22, 18, "p", "expected a card, got a pile"),
     # errors in ruleset functions are reported at the function's own text
-    ("function_body", 16, 47, "rnak + 1", "cards have no attribute 'rnak'"),
+    ("function_body", 16, 47, "rnak + 1", "unknown card attribute 'rnak' (did you mean 'rank'?"),
     ("function_call_types", 16, 24, "t) or", "got a card (in function 'fits')"),
     ("function_recursion", 17, 15, 'pong(x)"', "recursion is not allowed"),
 ]
