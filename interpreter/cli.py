@@ -19,7 +19,7 @@ from .decks import load_deck
 from .errors import CardrulesError, format_error
 from .play import Session, save_persistent, summary
 from .resources import rulesets_dir
-from .ruleset import find_ruleset, load_ruleset
+from .ruleset import check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -117,13 +117,13 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
                 deck = load_deck(path)
                 typer.echo(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)")
                 continue
-            rules = load_ruleset(name)
+            rules, combinations = check_ruleset(name)
         except CardrulesError as error:
             _report(error)
             failed = True
             continue
         typer.echo(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
-                   f"{len(rules.options)} options)")
+                   f"{len(rules.options)} options, checked under {combinations} option combinations)")
     if failed:
         raise typer.Exit(1)
 

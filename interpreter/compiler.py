@@ -13,8 +13,11 @@ Ruleset functions are inlined at each call site (cycles are reported).
 
 from __future__ import annotations
 
+import io
 import operator
+import tokenize
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 from .errors import unknown
@@ -172,6 +175,8 @@ class Compiler:
                 raise CompileError(unknown("option", node.name, self.scope.options), node.name_pos)
             return _const(self.scope.options[node.name])
         obj = self.compile(node.obj)
+        if obj.type == ANY and node.name in ("index", "zone") and node.name not in self.scope.card_attributes:
+            obj = Compiled(obj.source, PILE)
         if obj.type in (CARD, NONE, ANY):
             if node.name == "face_up":
                 self.uses.add("U")
@@ -254,7 +259,7 @@ class Compiler:
             if not args:
                 raise CompileError(f"{func}() needs at least one argument", node.pos)
             if len(args) == 1:
-                arg = self.compile(args[0], (LIST, CARDS))
+                arg = self.compile(args[0], (LIST,))
                 return Compiled(f"{func}({arg.source}, default=None)", ANY)
             parts = [self.compile(a, (INT,)) for a in args]
             fn = min if func == "min" else max
@@ -410,6 +415,16 @@ class Compiler:
                 return Compiled(repr(tuple(i.value for i in items)), type_, True, tuple(i.value for i in items))
             return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_)
         raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
+
+
+@lru_cache(maxsize=4096)
+def names_in(source: str) -> frozenset[str]:
+    """The Python names a piece of generated code uses (string literals are not looked into)."""
+    names = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.NAME:
+            names.add(token.string)
+    return frozenset(names)
 
 
 def _hoistable(node: Node, functions: dict[str, Function]) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import DealError, RulesetError
+from .errors import DealError, RulesetError, unknown
 from .source import Document, load_document
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -106,6 +106,13 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
             card = {k: v for k, v in entry.items() if k != "copies"}
             cards.extend(dict(card) for _ in range(copies))
             origins.extend([("cards", i)] * copies)
+    references: list[tuple[tuple[str, ...], Any]] = [(("derive", n, "from"), r["from"])
+                                                     for n, r in data.get("derive", {}).items()]
+    if "style" in data:
+        references.append((("style", "from"), data["style"]["from"]))
+    for where, source in references:
+        if source not in attributes:
+            raise RulesetError(unknown("attribute", source, attributes), doc.pos(where))
     for name, rule in data.get("derive", {}).items():
         for card in cards:
             card[name] = rule["map"].get(card.get(rule["from"]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from .errors import DealError, IllegalMoveError
+from .errors import IllegalMoveError, SetupError
 from .ruleset import Ruleset, runtime_error
 
 
@@ -126,7 +126,7 @@ class State:
                     self.set_face(card, face)
         self.journal.append(("piles", src, old_src, dst, old_dst))
         piles[src] = old_src[:-n]
-        piles[dst] = old_dst + moved
+        piles[dst] = (piles[src] if src == dst else old_dst) + moved
 
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
@@ -177,15 +177,15 @@ class Game:
         self.max_moves = max_moves if max_moves is not None else rules.max_moves
         self.players = players if players is not None else rules.default_players
         if not rules.min_players <= self.players <= rules.max_players:
-            raise IllegalMoveError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
-                                   f"not {self.players}")
+            raise SetupError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
+                             f"not {self.players}")
         self.seed = seed
         deck = rules.deck
         if deal is not None:
             order = deck.parse_order(deal if isinstance(deal, str) else " ".join(deal))
         else:
             if seed is None:
-                raise DealError("a game needs a seed or a deal")
+                raise SetupError("a game needs a seed or a deal")
             order = list(range(len(deck)))
             random.Random(seed).shuffle(order)
         self.state = State(rules, self.players)
@@ -260,20 +260,29 @@ class Game:
         rules = self.rules
         S = self.state
         template = rules.moves[move.template]
-        S.marks.append(len(S.journal))
+        mark = len(S.journal)
+        S.marks.append(mark)
         pile = S.piles[move.src] if move.src >= 0 else []
         cards = pile[len(pile) - move.count:] if move.count else []
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": S.current, "move": template.name}
-        for effect in template.effects:
-            effect(S, env)
-        for trigger in rules.triggers:
-            if trigger.after is None or template.name in trigger.after:
-                trigger.run(S, env)
         self.history.append(move)
-        if not S.over and rules.rotation:
-            S.set_current((S.current + 1) % self.players)
-        self._after_change()
+        try:
+            for effect in template.effects:
+                effect(S, env)
+            for trigger in rules.triggers:
+                if trigger.after is None or template.name in trigger.after:
+                    trigger.run(S, env)
+            if not S.over and rules.rotation:
+                S.set_current((S.current + 1) % self.players)
+            self._after_change()
+        except BaseException:
+            # A move applies whole or not at all: a failing rule leaves the game as it was.
+            S.undo_to(mark)
+            S.marks.pop()
+            self.history.pop()
+            self._legal = legal
+            raise
 
     def _after_change(self) -> None:
         """Check the end conditions; a game with no legal move ends as the ruleset says."""

@@ -61,7 +61,11 @@ class IllegalMoveError(CardrulesError):
     """A move that is not legal in the current state, or text that names no legal move."""
 
 
-class DealError(CardrulesError):
+class SetupError(CardrulesError):
+    """A game cannot start as asked: a player count the ruleset does not allow, no seed nor deal."""
+
+
+class DealError(SetupError):
     """A deal file (an explicit card order) is malformed or does not match the deck."""
 
 

@@ -11,10 +11,9 @@ that several moves share are built once.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from .compiler import INT, CompileError, Compiled, Compiler, Scope
+from .compiler import INT, CompileError, Compiled, Compiler, Scope, names_in
 from .errors import RulesetError
 from .parser import Binary, Node
 from .source import PathKey
@@ -50,7 +49,7 @@ class MoveGenerator:
         else:
             card_level, dst_level = (3 if run else 1), 2
         innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
-        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level}, innermost)
+        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level}, innermost, f"h{k}_")
         scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
 
         def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
@@ -74,9 +73,9 @@ class MoveGenerator:
         if match is not None:
             card_key = compile_here(self.host.parse(path + ("match", "card")), path + ("match", "card")).source
             dst_key = compile_here(self.host.parse(path + ("match", "dst")), path + ("match", "dst"), hoisting=False).source
-            if re.search(r"\b(b_dst|pile_dst)\b", card_key):
+            if names_in(card_key) & {"b_dst", "pile_dst"}:
                 raise RulesetError("match.card cannot use the destination", self.host.doc.pos(path + ("match", "card")))
-            if re.search(r"\b(b_src|pile|b_card|b_cards|b_n)\b", dst_key):
+            if names_in(dst_key) & {"b_src", "pile", "b_card", "b_cards", "b_n"}:
                 raise RulesetError("match.dst can use only the destination", self.host.doc.pos(path + ("match", "dst")))
         count_source = None
         if template.take == "count":
@@ -85,13 +84,13 @@ class MoveGenerator:
                 count_source = repr(take)
             else:
                 count_source = compile_here(self.host.parse(path + ("take",)), path + ("take",), (INT,), False).source
-                if re.search(r"\bb_(dst|cards|card|n)\b|\bpile_dst\b", count_source):
+                if names_in(count_source) & {"b_dst", "b_cards", "b_card", "b_n", "pile_dst"}:
                     raise RulesetError("a take count can only use 'src' among the move's names",
                                        self.host.doc.pos(path + ("take",)))
         self.host.globals[f"SRC_{k}"] = template.sources
         self.host.globals[f"DST_{k}"] = template.targets
         every = " ".join(src for _, src in conditions) + " ".join(src for _, _, src in hoister.items) + card_key
-        uses_cards = bool(re.search(r"\bb_cards\b", every))
+        uses_cards = "b_cards" in names_in(every)
         lines = [f"def enum_{k}(S, out, Move, rules):",
                  "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)]
         indent = "    "
@@ -101,13 +100,16 @@ class MoveGenerator:
         emit_level = {name: lvl for lvl, name, _ in hoister.items}
         if match is not None:
             for lvl, name, _ in hoister.items:
-                users = [l for l, cond in conditions if re.search(rf"\b{name}\b", cond)]
-                users += [emit_level[n] for _, n, src in hoister.items if re.search(rf"\b{name}\b", src)]
-                if lvl == card_level and not re.search(rf"\b{name}\b", card_key) and users and \
+                users = [l for l, cond in conditions if name in names_in(cond)]
+                users += [emit_level[n] for _, n, src in hoister.items if name in names_in(src)]
+                if lvl == card_level and name not in names_in(card_key) and users and \
                         min(users) == dst_level:
                     emit_level[name] = dst_level
 
+        emitted: set[int] = set()
+
         def emit(level: int, exit_word: str = "continue") -> None:
+            emitted.add(level)
             for _, name, source in hoister.items:
                 if emit_level[name] == level:
                     lines.append(f"{indent}{name} = {source}")
@@ -177,6 +179,8 @@ class MoveGenerator:
         if run and match is None:
             run_loop()
         lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
+        levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
+        assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines) + "\n"
         template.pos = self.host.doc.expr_pos(path + ("when",), 0) if "when" in spec else self.host.doc.pos(path)
         index = (template.targets, dst_key) if match is not None else None
@@ -214,7 +218,6 @@ class MoveGenerator:
             lines.append(f"    b_move = {template.name!r}")
             lines.append("    for _ in ONCE:")
             for line in block:
-                line = re.sub(r"\bh_(\d+)\b", rf"h{k}_\1", line)
                 if line.endswith(": return"):
                     line = line[: -len("return")] + "break"
                 lines.append("    " + line)
@@ -230,8 +233,9 @@ class _Hoister:
     (0 is the state alone, before any loop). Equal subexpressions share one local.
     """
 
-    def __init__(self, levels: dict[str, int], innermost: int) -> None:
+    def __init__(self, levels: dict[str, int], innermost: int, prefix: str) -> None:
         self.levels = levels
+        self.prefix = prefix
         self.innermost = innermost
         self.items: list[tuple[int, str, str]] = []
         self._by_source: dict[str, str] = {}
@@ -239,27 +243,27 @@ class _Hoister:
 
     def level_of(self, source: str) -> int:
         level = 0
-        for name in re.findall(r"\b(?:b_src|pile_dst|pile|b_dst|b_card|b_cards|b_n|h_\d+)\b", source):
+        for name in names_in(source):
             if name in ("b_src", "pile"):
                 level = max(level, self.levels["src"])
             elif name in ("b_dst", "pile_dst"):
                 level = max(level, self.levels["dst"])
             elif name in ("b_card", "b_cards", "b_n"):
                 level = max(level, self.levels["card"])
-            else:
+            elif name in self._levels:
                 level = max(level, self._levels[name])
         return level
 
     def __call__(self, compiled: Compiled) -> Compiled:
         source = compiled.source
-        if re.search(r"\bl_", source) or source.isidentifier():
+        if any(name.startswith("l_") for name in names_in(source)) or source.isidentifier():
             return compiled  # bound inside a comprehension, or already a plain name
         name = self._by_source.get(source)
         if name is None:
             level = self.level_of(source)
             if level > self.innermost:
                 return compiled
-            name = f"h_{len(self.items)}"
+            name = f"{self.prefix}{len(self.items)}"
             self._by_source[source] = name
             self._levels[name] = level
             self.items.append((level, name, source))

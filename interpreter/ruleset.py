@@ -10,15 +10,15 @@ effect becomes a small closure. Nothing is parsed or tree-walked after this.
 
 from __future__ import annotations
 
-import re
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, Compiled, CompileError, Compiler,
-                       Function, InlinedFunctionError, Scope)
+                       Function, InlinedFunctionError, Scope, names_in)
 from .decks import Deck, load_deck
-from .errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
+from .errors import ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, unknown
 from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
@@ -171,6 +171,33 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     return _Builder(doc, path, options or {}).build()
 
 
+def check_ruleset(name_or_path: str | Path, most: int = 256) -> tuple[Ruleset, int]:
+    """Load a ruleset under every combination of its option values (the validator's check).
+
+    Options fold into constants when a ruleset compiles, so a branch that the defaults
+    leave out is only checked under the options that keep it. Past `most` combinations,
+    each value of each option is tried with the others at their defaults. Returns the
+    ruleset with default options and the number of combinations checked.
+    """
+    rules = load_ruleset(name_or_path)
+    names = list(rules.options)
+    combos: list[dict[str, Any]]
+    total = 1
+    for name in names:
+        total *= len(rules.options[name].values)
+    if total <= most:
+        combos = [dict(zip(names, values)) for values in itertools.product(*(rules.options[n].values for n in names))]
+    else:
+        combos = [{name: value} for name in names for value in rules.options[name].values]
+    for combo in combos:
+        try:
+            load_ruleset(name_or_path, combo)
+        except RulesetError as exc:
+            shown = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in combo.items())
+            raise type(exc)(f"{exc.message} (with options {shown})", exc.pos) from None
+    return rules, len(combos)
+
+
 def _coerce_option(option: Option, value: Any) -> Any:
     for allowed in option.values:
         if value == allowed and type(value) is type(allowed):
@@ -202,7 +229,8 @@ class _Builder:
         if isinstance(exc, InlinedFunctionError) and exc.function.locate is not None:
             pos = exc.function.locate(exc.offset)
             return RulesetError(f"{exc.message} (in function '{exc.function.name}')", pos)
-        return RulesetError(exc.message, self.doc.expr_pos(path, exc.offset))
+        kind = ExpressionSyntaxError if isinstance(exc, ParseError) else RulesetError
+        return kind(exc.message, self.doc.expr_pos(path, exc.offset))
 
     def _locator(self, path: PathKey) -> Callable[[int], SourcePos]:
         """Offset inside the expression at `path` -> its position in the file."""
@@ -265,7 +293,7 @@ class _Builder:
         if "V" in compiler.uses:
             lines.append("    V = S.vars\n")
         for dsl_name, (py_name, _) in scope.bindings.items():
-            if py_name != exclude and re.search(rf"\b{py_name}\b", source):
+            if py_name != exclude and py_name in names_in(source):
                 lines.append(f"    {py_name} = env[{dsl_name!r}]\n")
         return "".join(lines)
 
@@ -291,8 +319,9 @@ class _Builder:
         self._options()
         self._players()
         self._zones()
-        self._variables()
+        self._declare_variables()
         self._functions()
+        self._variables()
         self._setup()
         self._moves()
         self._triggers()
@@ -320,7 +349,7 @@ class _Builder:
         rules = self.rules
         for name, spec in self.data.get("options", {}).items():
             values = tuple(spec["values"])
-            if spec["default"] not in values:
+            if not any(spec["default"] == v and type(spec["default"]) is type(v) for v in values):
                 raise RulesetError(f"default {spec['default']!r} is not one of the values", self.doc.pos(
                     ("options", name, "default")))
             rules.options[name] = Option(name, values, spec["default"], spec.get("help", ""))
@@ -341,6 +370,8 @@ class _Builder:
         else:
             rules.min_players, rules.max_players = spec["min"], spec["max"]
             rules.default_players = spec.get("default", spec["min"])
+            if rules.min_players > rules.max_players:
+                raise RulesetError("players: min is more than max", self.doc.pos(("players", "min")))
             if not rules.min_players <= rules.default_players <= rules.max_players:
                 raise RulesetError("players: default must lie between min and max", self.doc.pos(("players",)))
         order = self.data.get("turns", {}).get("order", "solo" if rules.max_players == 1 else "rotation")
@@ -371,6 +402,12 @@ class _Builder:
                 index_in.append(i)
                 names.append(short if single else f"{short}{i + 1}")
             self.scope.zones[name] = (piles, single)
+        seen: dict[str, str] = {}
+        for name, zone in zip(names, zone_of):
+            if name in seen and seen[name] != zone or name in self.data["zones"] and name != zone:
+                raise RulesetError(f"pile name '{name}' is used by zones '{seen.get(name, name)}' and '{zone}'; "
+                                   f"give one a different 'short' name", self.doc.pos(("zones", zone)))
+            seen[name] = zone
         rules.pile_count = index
         rules.pile_zone = tuple(zone_of)
         rules.pile_index = tuple(index_in)
@@ -384,7 +421,8 @@ class _Builder:
                     raise RulesetError(unknown("zone", zone, rules.zones), self.doc.pos(("layout", r, c)))
         rules.layout = [list(row) for row in layout]
 
-    def _variables(self) -> None:
+    def _declare_variables(self) -> None:
+        """Give every variable its slot, so expressions (functions included) can name it."""
         rules = self.rules
         slot = 0
         specs = self.data.get("variables", {})
@@ -398,8 +436,14 @@ class _Builder:
             self.scope.variables[name] = (slot, type_, per_player)
             slot += players if per_player else 1
         rules.var_count = slot
+
+    def _variables(self) -> None:
+        """Compile each variable's initial value (from options only) and its `show` condition."""
+        rules = self.rules
+        specs = self.data.get("variables", {})
         init_scope = Scope(bindings={"player": ("b_player", INT)}, zones=self.scope.zones,
-                           options=self.scope.options, card_attributes=self.scope.card_attributes)
+                           options=self.scope.options, card_attributes=self.scope.card_attributes,
+                           functions=self.scope.functions)
         for name, spec in specs.items():
             path = ("variables", name)
             initial = self.evaluator(path + ("initial",), init_scope)
@@ -424,7 +468,8 @@ class _Builder:
                 signature.name, signature.params, body, self._locator(path))
         # Check each body once with untyped parameters, so errors show even in unused functions.
         for function in self.scope.functions.values():
-            bindings = {p: (f"p_{p}", "any") for p in function.params}
+            bindings = {"player": ("b_player", INT)}
+            bindings.update({p: (f"p_{p}", "any") for p in function.params})
             path = next(("functions", k) for k in self.data["functions"]
                         if parse_signature(str(k)).name == function.name)
             self.compile_node(function.body, path, self.scope.with_bindings(bindings))
@@ -456,13 +501,20 @@ class _Builder:
                     raise RulesetError(unknown("variable", var, self.scope.variables),
                                        self.doc.pos(path + (kind, var), key=True))
                 slot, _, per_player = self.scope.variables[var]
-                steps.append((slot, per_player, self.evaluator(path + (kind, var), scope)))
+                steps.append((slot, per_player, self.evaluator(path + (kind, var), scope),
+                               self.doc.pos(path + (kind, var))))
             adding = kind == "add"
 
             def assign(S: Any, env: dict[str, Any]) -> None:
-                values = [(slot + (env["player"] if per_player else 0), fn(S, env)) for slot, per_player, fn in steps]
-                for slot, value in values:
-                    S.set_var(slot, S.vars[slot] + value if adding else value)
+                values = [(slot + (env["player"] if per_player else 0), fn(S, env), pos)
+                          for slot, per_player, fn, pos in steps]
+                for slot, value, pos in values:
+                    if adding:
+                        try:
+                            value = S.vars[slot] + value
+                        except TypeError:
+                            raise RulesetRuntimeError(f"cannot add {value!r} to {S.vars[slot]!r}", pos) from None
+                    S.set_var(slot, value)
             return assign
         if kind == "if":
             test = self.evaluator(path + ("if",), scope)
@@ -603,18 +655,20 @@ class _Builder:
             rules.moves.append(template)
             rules.moves_by_name[name] = template
         rules.enumerate_all = self.movegen.merged()
-        # A move's text leaves out its name unless another move joins the same kinds of zone.
+        # A move's text (`t3>f1`) leaves out its name unless another move joins the same kinds of
+        # zone; a move with only a source or only a destination (`t3`) always names itself.
+        def zone_pairs(t: MoveTemplate) -> set[tuple[str | None, str | None]]:
+            return {(rules.pile_zone[s] if s >= 0 else None, rules.pile_zone[d] if d >= 0 else None)
+                    for s in t.sources or (-1,) for d in t.targets or (-1,)}
+
         for template in rules.moves:
             if template.named_text:
                 continue
-            key = {(rules.pile_zone[s], rules.pile_zone[t]) for s in template.sources or (-1,)
-                   for t in template.targets or (-1,) if s >= 0 and t >= 0}
-            for other in rules.moves:
-                if other is template or other.named_text:
-                    continue
-                other_key = {(rules.pile_zone[s], rules.pile_zone[t]) for s in other.sources for t in other.targets}
-                if key & other_key:
-                    template.prefixed = True
+            if not (template.sources and template.targets):
+                template.prefixed = True
+                continue
+            template.prefixed = any(zone_pairs(template) & zone_pairs(other) for other in rules.moves
+                                    if other is not template and not other.named_text)
 
     def _triggers(self) -> None:
         for i, spec in enumerate(self.data.get("triggers", [])):
