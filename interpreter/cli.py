@@ -21,6 +21,8 @@ from .play import Session, save_persistent, summary
 from .resources import rulesets_dir
 from .ruleset import check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
+from .source import load_document
+from .variants import resolve_extends
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Card games as data: play, check and list YAML rulesets.")
@@ -138,19 +140,26 @@ def _header(path: Path) -> dict[str, Any]:
 
 @app.command("list")
 def list_rulesets() -> None:
-    """The bundled rulesets, with their options."""
+    """The bundled rulesets: what each extends, its description and its options' defaults."""
     table = Table(box=None, header_style="bold")
-    table.add_column("ruleset")
-    table.add_column("players")
-    table.add_column("description")
-    table.add_column("options")
-    for path in sorted(rulesets_dir().glob("*.yaml")):
+    table.add_column("ruleset", no_wrap=True, style="bold cyan")
+    table.add_column("players", no_wrap=True)
+    table.add_column("extends", no_wrap=True)
+    table.add_column("description", ratio=3)
+    table.add_column("options (default)", ratio=2)
+    for path in sorted(rulesets_dir().glob("*.yaml"), key=lambda p: p.stem):
         data = _header(path)
+        if "extends" in data:  # show the variant's options as they are after the merge
+            try:
+                merged = resolve_extends(load_document(path), path).data
+                data = {**merged, "extends": data["extends"]}
+            except CardrulesError:
+                pass
         players = data.get("players", 1)
         players_text = str(players) if isinstance(players, int) else f"{players.get('min')}-{players.get('max')}"
-        options = ", ".join(f"{k}={'|'.join(_option_text(v) for v in spec.get('values', []))}"
-                            for k, spec in (data.get("options") or {}).items())
-        table.add_row(path.stem, players_text, str(data.get("description", "")), options)
+        options = ", ".join(f"{k}={_option_text(spec.get('default'))}" for k, spec in (data.get("options") or {}).items())
+        table.add_row(path.stem, players_text, str(data.get("extends", "")), str(data.get("description", "")),
+                      options)
     Console(highlight=False).print(table)
 
 

@@ -24,6 +24,7 @@ from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
 from .source import Document, PathKey, load_document
+from .variants import resolve_extends
 
 Effect = Callable[[Any, dict[str, Any]], None]
 Evaluator = Callable[[Any, dict[str, Any]], Any]
@@ -164,7 +165,7 @@ def find_ruleset(name_or_path: str | Path) -> Path:
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
     """Load, validate and compile a ruleset. `options` maps option names to values (or their text)."""
     path = find_ruleset(name_or_path)
-    doc = load_document(path)
+    doc = resolve_extends(load_document(path), path)
     if not isinstance(doc.data, dict):
         raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)", doc.pos(()))
     validate(doc, "ruleset")
@@ -331,8 +332,9 @@ class _Builder:
 
     def _deck(self) -> None:
         name = self.data["deck"]
-        candidates = [self.path.parent / name, self.path.parent / f"{name}.yaml",
-                      self.path.parent / "decks" / f"{name}.yaml", rulesets_dir() / "decks" / f"{name}.yaml"]
+        folder = Path(self.doc.origin(("deck",)).path).parent  # the file that names the deck
+        candidates = [folder / name, folder / f"{name}.yaml", folder / "decks" / f"{name}.yaml",
+                      rulesets_dir() / "decks" / f"{name}.yaml"]
         for candidate in candidates:
             if candidate.is_file():
                 self.rules.deck = load_deck(candidate)

@@ -31,11 +31,18 @@ class Document:
     data: Any
     nodes: dict[PathKey, Node] = field(default_factory=dict)
     key_nodes: dict[PathKey, Node] = field(default_factory=dict)
+    # For a variant merged with the ruleset it extends: the file each value (or key) came from.
+    origins: dict[PathKey, "Document"] = field(default_factory=dict)
+    key_origins: dict[PathKey, "Document"] = field(default_factory=dict)
 
     def _mark_pos(self, index: int) -> SourcePos:
         line = self.text.count("\n", 0, index) + 1
         col = index - (self.text.rfind("\n", 0, index) + 1) + 1
         return SourcePos(self.path, line, col, self.text)
+
+    def origin(self, path: PathKey, key: bool = False) -> "Document":
+        """The file the value (or key) at `path` was written in."""
+        return (self.key_origins if key else self.origins).get(tuple(path), self)
 
     def pos(self, path: PathKey, key: bool = False) -> SourcePos:
         """Position of the value at `path` (or of its key), or of its nearest parent."""
@@ -44,7 +51,7 @@ class Document:
             table = self.key_nodes if key else self.nodes
             node = table.get(path)
             if node is not None:
-                return self._mark_pos(node.start_mark.index)
+                return self.origin(path, key)._mark_pos(node.start_mark.index)
             if not path:
                 return SourcePos(self.path, 1, 1, self.text)
             path = path[:-1]
@@ -55,7 +62,8 @@ class Document:
         node = self.nodes.get(tuple(path))
         if not isinstance(node, ScalarNode):
             return self.pos(path)
-        return self._mark_pos(_scalar_offset(self.text, node, offset))
+        origin = self.origin(path)
+        return origin._mark_pos(_scalar_offset(origin.text, node, offset))
 
 
 def _scalar_offset(text: str, node: ScalarNode, offset: int) -> int:

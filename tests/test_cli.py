@@ -16,7 +16,7 @@ runner = CliRunner()
 
 
 def run(*args: str, input: str | None = None):  # noqa: A002 - mirrors CliRunner
-    return runner.invoke(app, list(args), input=input)
+    return runner.invoke(app, list(args), input=input, env={"COLUMNS": "200"})
 
 
 # -- list, schema, validate ----------------------------------------------------------------
@@ -26,7 +26,15 @@ def test_list_shows_bundled_rulesets_with_descriptions_and_options() -> None:
     assert result.exit_code == 0
     assert "klondike" in result.stdout
     assert "The classic solitaire" in result.stdout
-    assert "scoring=none|standard|vegas" in result.stdout
+    assert "scoring=standard" in result.stdout
+
+
+def test_list_shows_what_each_variant_extends_and_its_defaults() -> None:
+    lines = run("list").stdout.splitlines()
+    row = next(line for line in lines if line.split()[:1] == ["klondike-vegas-cumulative"])
+    assert row.split()[2] == "klondike-vegas"
+    block = "\n".join(lines[lines.index(row):lines.index(row) + 4])
+    assert "scoring=vegas" in block and "cumulative=true" in block
 
 
 def test_schema_prints_the_ruleset_json_schema() -> None:

@@ -1,0 +1,94 @@
+"""Stage 1b: resolve `extends:`, merging a variant file into the ruleset it extends.
+
+A variant names its base (a path relative to itself, or a bundled ruleset) and
+overrides it: mappings merge key by key, at every depth, so a move, a zone, an
+option or one key of them can be replaced or added; a key set to `null` is
+removed; any other value (a list, a string) replaces the base's. The merged
+document remembers which file every value came from, so later errors point at
+the variant's line, or the base's, whichever holds the value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import RulesetError
+from .resources import rulesets_dir
+from .source import Document, PathKey, load_document
+
+_MISSING = object()
+_MAX_DEPTH = 16
+
+
+def find_base(name: str, variant: Path) -> Path | None:
+    """The file `extends: name` means, seen from the variant at `variant`."""
+    for candidate in (variant.parent / name, variant.parent / f"{name}.yaml", rulesets_dir() / f"{name}.yaml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def resolve_extends(doc: Document, path: Path, chain: tuple[Path, ...] = ()) -> Document:
+    """The document with its `extends:` chain merged in (unchanged if it extends nothing)."""
+    data = doc.data
+    if not isinstance(data, dict) or "extends" not in data:
+        return doc
+    name = data["extends"]
+    if not isinstance(name, str):
+        raise RulesetError("extends: expected the name or path of a ruleset", doc.pos(("extends",)))
+    if "ruleset" not in data:
+        raise RulesetError("a variant needs its own 'ruleset' name", doc.pos(("extends",), key=True))
+    base_path = find_base(name, path)
+    if base_path is None:
+        raise RulesetError(f"extends: no ruleset '{name}' next to this file or among the bundled ones",
+                           doc.pos(("extends",)))
+    here = path.resolve()
+    if base_path.resolve() in chain + (here,) or len(chain) >= _MAX_DEPTH:
+        raise RulesetError(f"extends: '{name}' leads back to this file (a cycle of variants)", doc.pos(("extends",)))
+    base = resolve_extends(load_document(base_path), base_path, chain + (here,))
+    if not isinstance(base.data, dict):
+        raise RulesetError(f"extends: '{name}' is not a ruleset", doc.pos(("extends",)))
+    return merge(base, doc)
+
+
+def merge(base: Document, variant: Document) -> Document:
+    """Merge `variant` over `base` (see the module docstring)."""
+    out = Document(variant.path, variant.text, None)
+    out.data = _merge((), base, variant, out, base.data, variant.data)
+    out.data.pop("extends", None)
+    out.data["extends"] = variant.data["extends"]
+    return out
+
+
+def _adopt(doc: Document, path: PathKey, out: Document) -> None:
+    """Copy the node map of `doc` under `path` into `out`, remembering where each node came from."""
+    n = len(path)
+    for table, origins, out_table, out_origins in ((doc.nodes, doc.origins, out.nodes, out.origins),
+                                                   (doc.key_nodes, doc.key_origins, out.key_nodes, out.key_origins)):
+        for key, node in table.items():
+            if key[:n] == path:
+                out_table[key] = node
+                out_origins[key] = origins.get(key, doc)
+
+
+def _merge(path: PathKey, base: Document, variant: Document, out: Document, old: Any, new: Any) -> Any:
+    if new is _MISSING:
+        _adopt(base, path, out)
+        return old
+    if isinstance(old, dict) and isinstance(new, dict):
+        result: dict[Any, Any] = {}
+        for key in list(old) + [k for k in new if k not in old]:
+            value = _merge(path + (key,), base, variant, out, old.get(key, _MISSING), new.get(key, _MISSING))
+            if value is not None and value is not _MISSING:
+                result[key] = value
+        for table, origins, doc in ((out.nodes, out.origins, variant), (out.key_nodes, out.key_origins, variant)):
+            source = doc.nodes if table is out.nodes else doc.key_nodes
+            if path in source:
+                table[path] = source[path]
+                origins[path] = doc.origins.get(path, doc) if table is out.nodes else doc.key_origins.get(path, doc)
+        return result
+    if new is None:
+        return None  # removed
+    _adopt(variant, path, out)
+    return new
