@@ -22,21 +22,23 @@ class Move:
     `str(move)` is its canonical text, which `Game.parse_move` reads back.
     """
 
-    __slots__ = ("rules", "template", "src", "count", "dst")
+    __slots__ = ("rules", "template", "src", "count", "dst", "selection")
 
-    def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int) -> None:
+    def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int,
+                 selection: tuple[tuple[int, int], ...] = ()) -> None:
         self.rules = rules
         self.template = template
         self.src = src
         self.count = count
         self.dst = dst
+        self.selection = selection  # for `select` moves: (pile, card count) for each chosen pile
 
     @property
     def name(self) -> str:
         return self.rules.moves[self.template].name
 
-    def key(self) -> tuple[int, int, int, int]:
-        return (self.template, self.src, self.count, self.dst)
+    def key(self) -> tuple[Any, ...]:
+        return (self.template, self.src, self.count, self.dst, self.selection)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.key() == other.key()
@@ -59,7 +61,8 @@ class Move:
                 return names[p]
         parts = []
         if self.src >= 0:
-            parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else ""))
+            parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else "")
+                         + "".join(f"+{pile(p)}" + (f"x{c}" if c > 1 else "") for p, c in self.selection))
         if self.dst >= 0:
             parts.append(pile(self.dst))
         text = ">".join(parts)
@@ -266,6 +269,10 @@ class Game:
         cards = pile[len(pile) - move.count:] if move.count else []
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": S.current, "move": template.name}
+        if move.selection:
+            env["selection"] = move.selection
+            env["chosen_piles"] = [p for p, _ in move.selection]
+            env["chosen"] = [c for p, n in move.selection for c in S.piles[p][len(S.piles[p]) - n:]]
         self.history.append(move)
         try:
             for effect in template.effects:
@@ -362,6 +369,11 @@ class Game:
         variable = self.rules.variables[name]
         offset = (player if player is not None else self.state.current) if variable.per_player else 0
         return self.state.vars[variable.slot + offset]
+
+    def label(self, player: int = 0) -> str | None:
+        """The ruleset's `label` for a seat (a name for the result, such as a money bracket), if any."""
+        label = self.rules.label
+        return None if label is None else str(label(self.state, {"player": player}))
 
     def persistent_values(self) -> dict[str, Any]:
         return {name: self.variable(name) for name in self.rules.persistent_variables()}

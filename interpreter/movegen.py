@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .compiler import INT, CompileError, Compiled, Compiler, Scope, names_in
-from .errors import RulesetError
+from .compiler import INT, PILE, CompileError, Compiled, Compiler, Scope, names_in
+from .errors import RulesetError, RulesetRuntimeError
 from .parser import Binary, Node
 from .source import PathKey
 
@@ -49,7 +49,14 @@ class MoveGenerator:
         else:
             card_level, dst_level = (3 if run else 1), 2
         innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
-        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level}, innermost, f"h{k}_")
+        select = spec.get("select")
+        if select is not None:
+            innermost += 1  # conditions on the chosen cards sit in the loop over selections
+        select_level = innermost
+        if select is not None:
+            self.host.globals[f"SELECT_{k}"] = make_selector(self.host, template, path + ("select",), select, scope)
+        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level, "chosen": select_level}, innermost,
+                           f"h{k}_")
         scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
 
         def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
@@ -178,7 +185,14 @@ class MoveGenerator:
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
-        lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
+        if select is not None:
+            lines.append(f"{indent}for b_selection, b_chosen_piles, b_chosen in SELECT_{k}(S, b_src, b_dst, b_card, b_n, "
+                         f"b_player):")
+            indent += "    "
+            emit(select_level)
+            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, b_selection))")
+        else:
+            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
         levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines) + "\n"
@@ -250,6 +264,8 @@ class _Hoister:
                 level = max(level, self.levels["dst"])
             elif name in ("b_card", "b_cards", "b_n"):
                 level = max(level, self.levels["card"])
+            elif name in ("b_chosen", "b_chosen_piles"):
+                level = max(level, self.levels["chosen"])
             elif name in self._levels:
                 level = max(level, self._levels[name])
         return level
@@ -268,6 +284,87 @@ class _Hoister:
             self._levels[name] = level
             self.items.append((level, name, source))
         return Compiled(name, compiled.type)
+
+
+def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spec: dict[str, Any],
+                  scope: Scope) -> Callable[..., list[tuple[Any, list[int], list[int]]]]:
+    """The search behind `select`: choose piles (each giving cards from its top) whose cards sum to a goal.
+
+    Piles are tried in order, each either skipped or giving one of its allowed counts; with a
+    goal (`equals`) and no negative values, a branch whose sum already exceeds it is cut. More
+    than `limit` steps is an error naming the move, never a hang.
+    """
+    piles = host.zone_piles(path + ("from",))
+    take = spec.get("take", "top")
+    pile_test = host.evaluator(path + ("when",), scope.with_bindings({"p": ("b_p", PILE)})) if "when" in spec else None
+    goal_of = host.evaluator(path + ("equals",), scope, (INT,)) if "equals" in spec else None
+    attribute = spec.get("sum")
+    if attribute is not None and host.scope.card_attributes.get(attribute) != INT:
+        raise RulesetError(f"select.sum must name a number attribute of the cards, not '{attribute}'",
+                           host.doc.pos(path + ("sum",)))
+    if goal_of is not None and attribute is None:
+        raise RulesetError("select.equals needs select.sum (the attribute to add up)", host.doc.pos(path + ("equals",)))
+    values = host.rules.deck.attribute_table(attribute) if attribute else None
+    fewest, most = spec.get("min", 1), spec.get("max", len(piles))
+    limit = spec.get("limit", 10_000)
+    where = host.doc.pos(path)
+    name = template.name
+
+    def select(S: Any, src: int, dst: int, card: Any, n: int, player: int) -> list[tuple[Any, list[int], list[int]]]:
+        P, U = S.piles, S.up
+        env = {"src": src, "dst": dst, "card": card, "n": n, "player": player, "move": name,
+               "cards": P[src][len(P[src]) - n:] if src >= 0 and n else []}
+        options: list[tuple[int, list[tuple[int, int]]]] = []
+        for p in piles:
+            pile = P[p]
+            if p == src or p == dst or not pile:
+                continue
+            if pile_test is not None:
+                env["p"] = p
+                if not pile_test(S, env):
+                    continue
+            if take == "top":
+                counts = [1]
+            elif take == "all":
+                counts = [len(pile)]
+            else:
+                k = len(pile)
+                while k and U[pile[k - 1]]:
+                    k -= 1
+                counts = list(range(1, len(pile) - k + 1))
+            options.append((p, [(c, sum(values[x] for x in pile[len(pile) - c:]) if values else 0) for c in counts]))
+        goal = goal_of(S, env) if goal_of is not None else None
+        prune = goal is not None and all(v >= 0 for _, opts in options for _, v in opts)
+        found: list[tuple[Any, list[int], list[int]]] = []
+        chosen: list[tuple[int, int]] = []
+        steps = 0
+
+        def walk(i: int, total: int) -> None:
+            nonlocal steps
+            steps += 1
+            if steps > limit:
+                raise RulesetRuntimeError(f"move '{name}' would look at more than {limit} selections; narrow its "
+                                          f"'select' (when, equals, max) or raise its 'limit'", where)
+            if prune and goal is not None and total > goal:
+                return
+            if i == len(options):
+                if fewest <= len(chosen) <= most and (goal is None or total == goal):
+                    picked = tuple(chosen)
+                    found.append((picked, [p for p, _ in picked],
+                                  [x for p, c in picked for x in P[p][len(P[p]) - c:]]))
+                return
+            if len(chosen) < most:
+                p, opts = options[i]
+                for count, value in opts:
+                    chosen.append((p, count))
+                    walk(i + 1, total + value)
+                    chosen.pop()
+            walk(i + 1, total)
+
+        walk(0, 0)
+        return found
+
+    return select
 
 
 def conjuncts(node: Node) -> list[Node]:

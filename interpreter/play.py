@@ -161,6 +161,7 @@ def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[st
         "scores": scores,
         "outcome": game.outcome,
         "reason": game.reason,
+        "label": game.label(),
         "winners": [p + 1 for p, s in enumerate(scores) if s == best] if game.players > 1 else None,
         "persistent": game.persistent_values(),
     }

@@ -165,6 +165,9 @@ def outcome_text(game: Game) -> Text:
     text = Text(f"Game over: {outcome}", style=style)
     if game.reason:
         text.append(f" ({game.reason})", style="dim")
+    label = game.label()
+    if label:
+        text.append(f"   {label}", style="bold magenta")
     scores = game.scores()
     text.append("   score" + ("s" if len(scores) > 1 else "") + ": " + ", ".join(str(s) for s in scores))
     return text

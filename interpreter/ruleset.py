@@ -128,6 +128,7 @@ class Ruleset:
         self.max_moves: int = DEFAULT_MAX_MOVES
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
+        self.label: Evaluator | None = None
         self.rotation = False
         self.generated_source = ""
 
@@ -539,6 +540,18 @@ class _Builder:
                     for eff in body:
                         eff(S, inner)
             return for_each
+        if kind == "move_chosen":
+            if "chosen" not in scope.bindings:
+                raise RulesetError("move_chosen needs a move with 'select'", self.doc.pos(path))
+            options = spec["move_chosen"] or {}
+            target = self.evaluator(path + ("move_chosen", "to"), scope, (PILE,)) if "to" in options else None
+            chosen_face = {"up": True, "down": False}.get(options.get("face", ""), None)
+
+            def move_chosen(S: Any, env: dict[str, Any]) -> None:
+                to = target(S, env) if target is not None else env["dst"]
+                for pile, count in env["selection"]:
+                    S.move_cards(pile, to, count, False, chosen_face)
+            return move_chosen
         if kind == "end":
             result, reason = spec["end"]["result"], spec["end"].get("reason", "")
             return lambda S, env: S.end(result, reason)
@@ -620,7 +633,7 @@ class _Builder:
 
     # -- moves ----------------------------------------------------------------------------
 
-    def _zone_piles(self, path: PathKey) -> tuple[int, ...]:
+    def zone_piles(self, path: PathKey) -> tuple[int, ...]:
         value = self._value(path)
         names = [value] if isinstance(value, str) else value
         piles: list[int] = []
@@ -635,13 +648,16 @@ class _Builder:
         rules = self.rules
         for index, (name, spec) in enumerate(self.data["moves"].items()):
             path: PathKey = ("moves", name)
-            sources = self._zone_piles(path + ("from",)) if "from" in spec else ()
-            targets = self._zone_piles(path + ("to",)) if "to" in spec else ()
+            sources = self.zone_piles(path + ("from",)) if "from" in spec else ()
+            targets = self.zone_piles(path + ("to",)) if "to" in spec else ()
             bindings = {"player": MOVE_BINDINGS["player"], "move": ("b_move", "str")}
             if sources:
                 bindings.update({k: MOVE_BINDINGS[k] for k in ("src", "cards", "card", "n")})
             if targets:
                 bindings["dst"] = MOVE_BINDINGS["dst"]
+            if "select" in spec:
+                bindings["chosen"] = ("b_chosen", CARDS)
+                bindings["chosen_piles"] = ("b_chosen_piles", PILES)
             scope = self.scope.with_bindings(bindings)
             take = spec.get("take", "top")
             if "do" in spec:
@@ -732,6 +748,8 @@ class _Builder:
         self.rules.max_moves = spec.get("max_moves", DEFAULT_MAX_MOVES)
         if "on_end" in self.data:
             self.rules.on_end = self.effects(("on_end",), scope)
+        if "label" in self.data:
+            self.rules.label = self.evaluator(("label",), scope, ("str",))
         if "score" in self.data:
             self.rules.score = self.evaluator(("score",), scope, (INT,))
         elif "score" in self.rules.variables:
