@@ -36,6 +36,12 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def subset(self, ids: list[int]) -> "Deck":
+        """The deck of only these cards (a ruleset's `deck.where`), renumbered from 0."""
+        return Deck(self.name, self.description, self.attributes, tuple(self.cards[i] for i in ids),
+                    tuple(self.codes[i] for i in ids), tuple(self.faces[i] for i in ids),
+                    tuple(self.styles[i] for i in ids), self.back)
+
     def attribute_table(self, name: str) -> dict[int | None, Any]:
         """Card id -> value of one attribute; `None` (no card) maps to None, so `top(p).rank` of an
         empty pile is none rather than an error."""

@@ -131,6 +131,13 @@ class State:
         piles[src] = old_src[:-n]
         piles[dst] = (piles[src] if src == dst else old_dst) + moved
 
+    def lift(self, pile: int, depth: int) -> None:
+        """Bring the card `depth` from the top of a pile to its top (the others keep their order)."""
+        old = self.piles[pile]
+        index = len(old) - depth
+        self.journal.append(("piles", pile, old, pile, old))
+        self.piles[pile] = old[:index] + old[index + 1:] + [old[index]]
+
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
         self.up[card] = up

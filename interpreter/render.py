@@ -86,6 +86,12 @@ def render_table(game: Game, player: int = 0) -> Group:
                     line = Text()
                 parts.append(_column_table(game, zone, player))
                 continue
+            if spec.show == "row":  # each pile on a line of its own, every card shown
+                if line.plain:
+                    parts.append(line)
+                    line = Text()
+                parts.extend(_pile_line(game, zone, pile, player) for pile in spec.piles)
+                continue
             for pile in spec.piles:
                 if line.plain:
                     line.append("   ")

@@ -317,8 +317,8 @@ class _Builder:
         rules.title = data.get("title", rules.name)
         rules.description = data.get("description", "")
         rules.path = self.path
-        self._deck()
         self._options()
+        self._deck()
         self._players()
         self._zones()
         self._declare_variables()
@@ -332,8 +332,10 @@ class _Builder:
         return rules
 
     def _deck(self) -> None:
-        name = self.data["deck"]
-        folder = Path(self.doc.origin(("deck",)).path).parent  # the file that names the deck
+        spec = self.data["deck"]
+        name = spec if isinstance(spec, str) else spec["name"]
+        where: PathKey = ("deck",) if isinstance(spec, str) else ("deck", "name")
+        folder = Path(self.doc.origin(where).path).parent  # the file that names the deck
         candidates = [folder / name, folder / f"{name}.yaml", folder / "decks" / f"{name}.yaml",
                       rulesets_dir() / "decks" / f"{name}.yaml"]
         for candidate in candidates:
@@ -342,11 +344,30 @@ class _Builder:
                 break
         else:
             raise RulesetError(f"deck '{name}' not found (looked for {name}.yaml next to the ruleset, in decks/ "
-                               f"and among the bundled decks)", self.doc.pos(("deck",)))
+                               f"and among the bundled decks)", self.doc.pos(where))
+        if isinstance(spec, dict) and "where" in spec:
+            self.rules.deck = self._filtered_deck(self.rules.deck)
         deck = self.rules.deck
         for attr, type_ in deck.attributes.items():
             self.scope.card_attributes[attr] = {"int": INT, "str": "str", "list": "list"}[type_]
             self.globals[f"A_{attr}"] = deck.attribute_table(attr)
+
+    def _filtered_deck(self, deck: Deck) -> Deck:
+        """The deck's cards for which `deck.where` holds (it may read card attributes and options)."""
+        path: PathKey = ("deck", "where")
+        scope = Scope(bindings={"card": ("b_card", CARD)}, options=self.scope.options,
+                      card_attributes={a: {"int": INT, "str": "str", "list": "list"}[t]
+                                       for a, t in deck.attributes.items()})
+        compiled, compiler = self.compile_node(self.parse(path), path, scope)
+        if compiler.uses:
+            raise RulesetError("deck.where can only read card attributes and options", self.doc.pos(path))
+        tables = {f"A_{a}": deck.attribute_table(a) for a in deck.attributes}
+        test = eval(compile(f"lambda b_card: {compiled.source}", "<deck filter>", "eval"),  # noqa: S307
+                    {**RUNTIME_GLOBALS, **tables})  # generated from the parsed tree only
+        kept = [i for i in range(len(deck)) if test(i)]
+        if not kept:
+            raise RulesetError("deck.where leaves no card", self.doc.pos(path))
+        return deck.subset(kept)
 
     def _options(self) -> None:
         rules = self.rules
@@ -609,6 +630,17 @@ class _Builder:
         piles = self.rules.zones[zone].piles
         counts = self.evaluator(path + ("counts",), scope.with_bindings({"i": ("b_i", INT)}), (INT,))
         face = spec.get("face", "down") == "up"
+        only = self.evaluator(path + ("where",), scope.with_bindings({"card": ("b_card", CARD)}), (BOOL,)) \
+            if "where" in spec else None
+
+        def next_card(S: Any, env: dict[str, Any], source: int) -> int:
+            """How deep in the source pile the next card to deal lies (1 is the top)."""
+            pile = S.piles[source]
+            for depth in range(1, len(pile) + 1):
+                if only is None or only(S, {**env, "card": pile[-depth]}):
+                    return depth
+            raise RulesetRuntimeError("the deal ran out of cards" + (" that match 'where'" if only else ""),
+                                      self.doc.pos(path))
 
         def deal(S: Any, env: dict[str, Any]) -> None:
             wanted = []
@@ -620,10 +652,11 @@ class _Builder:
             while any(w > row for w in wanted):
                 for pile, w in zip(piles, wanted):
                     if w > row:
-                        if not S.piles[src(S, env)]:
-                            raise RulesetRuntimeError(f"the deal ran out of cards at row {row + 1}",
-                                                      self.doc.pos(path))
-                        S.move_cards(src(S, env), pile, 1, False, face)
+                        source = src(S, env)
+                        depth = next_card(S, env, source)
+                        if depth > 1:  # bring the matching card to the top, keeping the others' order
+                            S.lift(source, depth)
+                        S.move_cards(source, pile, 1, False, face)
                 row += 1
         return deal
 
