@@ -272,3 +272,32 @@ def test_validate_checks_deck_files_too(tmp_path: Path) -> None:
     result = run("validate", str(broken))
     assert result.exit_code == 1
     assert "attribute 'value' should be int, got 'one'" in result.stderr and f"{broken}:4:13:" in result.stderr
+
+
+@pytest.mark.parametrize("ruleset,options", [("dollartaire", []), ("cascades", ["-o", "extended=true"]),
+                                             ("cascades-v2", [])])
+def test_every_solitaire_plays_to_the_end_with_bots(ruleset: str, options: list[str]) -> None:
+    result = run("play", ruleset, "--seed", "6", "--seat", "1=greedy", "--json", *options)
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["outcome"] in ("won", "lost", "over", "limit") and summary["move_count"] > 0
+    game = load_ruleset(ruleset, options=summary["options"]).new_game(seed=6)
+    for text in summary["moves"]:
+        game.apply(game.parse_move(text))
+    assert game.scores() == summary["scores"]
+
+
+def test_dollartaire_scripted_play_shows_bills_and_the_wallet() -> None:
+    game = load_ruleset("dollartaire").new_game(seed=3)
+    withdrawal = next(str(m) for m in game.legal_moves() if str(m).startswith("withdraw:"))
+    result = run("play", "dollartaire", "--seed", "3", input=f"{withdrawal}\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert "$50" in result.stdout and "Wallet: 100" in result.stdout
+    assert "Poor House" in result.stdout  # the label shown with the result
+
+
+def test_cascades_scripted_play_shows_decktet_cards_and_tiers() -> None:
+    result = run("play", "cascades-v2", "--seed", "4", input="draw\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Ace ☾" in result.stdout or "Ace ☀" in result.stdout
+    assert all(f"t{i}" in result.stdout for i in (1, 2, 3))
