@@ -214,6 +214,10 @@ class Game:
         for effect in rules.setup:
             effect(S, env)
         S.journal.clear()
+        # With `end.repeat`: how often each position has occurred, and the key after each move.
+        self._seen: dict[Any, int] = {}
+        self._keys: list[Any] = []
+        self._count_position()
         self._after_change()
 
     @property
@@ -281,6 +285,7 @@ class Game:
             env["chosen_piles"] = [p for p, _ in move.selection]
             env["chosen"] = [c for p, n in move.selection for c in S.piles[p][len(S.piles[p]) - n:]]
         self.history.append(move)
+        counted = False
         try:
             for effect in template.effects:
                 effect(S, env)
@@ -289,14 +294,34 @@ class Game:
                     trigger.run(S, env)
             if not S.over and rules.rotation:
                 S.set_current((S.current + 1) % self.players)
+            counted = self._count_position()
             self._after_change()
         except BaseException:
             # A move applies whole or not at all: a failing rule leaves the game as it was.
             S.undo_to(mark)
             S.marks.pop()
             self.history.pop()
+            if counted:
+                self._uncount_position()
             self._legal = legal
             raise
+
+    def _position_key(self) -> Any:
+        S = self.state
+        return (tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current)
+
+    def _count_position(self) -> bool:
+        """Count the position reached (only for rulesets with `end.repeat`)."""
+        if self.rules.repeat is None:
+            return False
+        key = self._position_key()
+        self._seen[key] = self._seen.get(key, 0) + 1
+        self._keys.append(key)
+        return True
+
+    def _uncount_position(self) -> None:
+        key = self._keys.pop()
+        self._seen[key] -= 1
 
     def _after_change(self) -> None:
         """Check the end conditions; a game with no legal move ends as the ruleset says."""
@@ -309,6 +334,9 @@ class Game:
                 if condition.test(S, env):
                     S.end(condition.result, condition.reason)
                     break
+        repeat = rules.repeat
+        if not S.over and repeat is not None and self._keys and self._seen[self._keys[-1]] >= repeat[0]:
+            S.end(repeat[1], repeat[2])
         if not S.over and self.max_moves is not None and len(self.history) >= self.max_moves:
             S.end("limit", f"the move limit ({self.max_moves}) was reached")
         if not S.over:
@@ -341,6 +369,8 @@ class Game:
         S.undo_to(S.marks.pop())
         if self.history and len(self.history) > len(S.marks):
             self.history.pop()
+            if self.rules.repeat is not None:
+                self._uncount_position()
         self._legal = None
 
     def clone(self) -> "Game":
@@ -351,6 +381,8 @@ class Game:
         other.seed = self.seed
         other.state = self.state.copy()
         other.history = list(self.history)
+        other._seen = dict(self._seen)
+        other._keys = list(self._keys)
         other._legal = list(self._legal) if self._legal is not None else None
         return other
 

@@ -126,6 +126,7 @@ class Ruleset:
         self.end_conditions: list[EndCondition] = []
         self.no_moves_result = ("lost", "no move is possible")
         self.max_moves: int = DEFAULT_MAX_MOVES
+        self.repeat: tuple[int, str, str] | None = None  # (count, result, reason) of `end.repeat`
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
@@ -779,6 +780,10 @@ class _Builder:
             self.rules.no_moves_result = (spec["no_moves"]["result"], spec["no_moves"].get("reason",
                                                                                            "no move is possible"))
         self.rules.max_moves = spec.get("max_moves", DEFAULT_MAX_MOVES)
+        if "repeat" in spec:
+            repeat = spec["repeat"]
+            self.rules.repeat = (repeat["count"], repeat["result"],
+                                 repeat.get("reason", f"a position occurred {repeat['count']} times"))
         if "on_end" in self.data:
             self.rules.on_end = self.effects(("on_end",), scope)
         if "label" in self.data:

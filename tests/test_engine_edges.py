@@ -186,3 +186,40 @@ def test_an_option_default_must_match_a_value_exactly(tmp_path: Path) -> None:
     text = BASE.replace("players: 1\n", "players: 1\noptions:\n  flag: {values: [1, 0], default: true}\n")
     with pytest.raises(RulesetError, match="default True is not one of the values"):
         load_ruleset(_write(tmp_path, text + "  x:\n    from: left\n    to: right\n"))
+
+
+SHUTTLE = BASE.replace("  - deal: {from: rest, to: left, counts: 2, face: up}",
+                       "  - deal: {from: rest, to: left, counts: 1, face: up}") + """\
+  across:
+    from: [left, right]
+    to: [left, right]
+    when: "empty(dst)"
+end:
+  repeat: {count: 3, result: over, reason: round in circles}
+"""
+
+
+def test_a_position_seen_the_set_number_of_times_ends_the_game(tmp_path: Path) -> None:
+    rules = load_ruleset(_write(tmp_path, SHUTTLE))
+    game = rules.new_game(seed=1)
+    first = str(game.legal_moves()[0])
+    game.apply(game.parse_move(first))          # position B (1st time)
+    back = first.split(">")[1] + ">" + first.split(">")[0]
+    game.apply(game.parse_move(back))           # start position again (2nd time)
+    assert not game.is_over
+    game.apply(game.parse_move(first))          # B (2nd)
+    game.apply(game.parse_move(back))           # start (3rd): the game ends
+    assert game.is_over and game.outcome == "over" and game.reason == "round in circles"
+    game.undo()                                  # undo forgets the third visit
+    assert not game.is_over
+    game.apply(game.parse_move(back))
+    assert game.is_over
+
+
+def test_without_repeat_a_position_may_come_back_any_number_of_times(tmp_path: Path) -> None:
+    rules = load_ruleset(_write(tmp_path, SHUTTLE.replace(
+        "end:\n  repeat: {count: 3, result: over, reason: round in circles}\n", "")))
+    game = rules.new_game(seed=1, max_moves=50)
+    for _ in range(20):
+        game.apply(game.legal_moves()[0])
+    assert not game.is_over
