@@ -307,7 +307,7 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
     values = host.rules.deck.attribute_table(attribute) if attribute else None
     fewest, most = spec.get("min", 1), spec.get("max", len(piles))
     limit = spec.get("limit", 10_000)
-    where = host.doc.pos(path)
+    where = host.doc.pos(path, key=True)  # the `select:` key of the move
     name = template.name
 
     def select(S: Any, src: int, dst: int, card: Any, n: int, player: int) -> list[tuple[Any, list[int], list[int]]]:

@@ -223,3 +223,42 @@ def test_without_repeat_a_position_may_come_back_any_number_of_times(tmp_path: P
     for _ in range(20):
         game.apply(game.legal_moves()[0])
     assert not game.is_over
+
+
+MANY = """\
+ruleset: many
+deck: dollar-bills
+zones:
+  rest: {}
+  stacks: {count: 12, short: s}
+  out: {}
+setup:
+  - take_deck: rest
+  - deal: {from: rest, to: stacks, counts: 4, face: up}
+moves:
+  gather:
+    from: stacks
+    to: out
+    select:
+      from: stacks
+      take: run
+      LIMIT
+    do: [move, {move_chosen: {}}]
+"""
+
+
+def test_a_selection_that_would_search_too_long_is_an_error_naming_the_move(tmp_path: Path) -> None:
+    rules = load_ruleset(_write(tmp_path, MANY.replace("LIMIT", "limit: 1000")))
+    with pytest.raises(RulesetRuntimeError, match="move 'gather' would look at more than 1000 selections") as caught:
+        rules.new_game(seed=1)
+    assert caught.value.pos is not None and caught.value.pos.line == 14
+
+
+def test_a_sum_target_prunes_the_search_and_finds_exact_totals(tmp_path: Path) -> None:
+    text = MANY.replace("LIMIT", "sum: value\n      equals: 5\n      limit: 20000").replace("counts: 4", "counts: 1")
+    rules = load_ruleset(_write(tmp_path, text))
+    game = rules.new_game(seed=1)
+    values = rules.deck.attribute_table("value")
+    for move in game.legal_moves():
+        assert sum(values[c] for p, n in move.selection for c in game.state.piles[p][-n:]) == 5
+    assert game.legal_moves(), "some stacks show $1 and $5 bills, so $5 can be gathered"
