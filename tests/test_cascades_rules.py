@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from cardrules import IllegalMoveError, load_ruleset
+from helpers import faces, pile, play, texts
 
 # ---------------------------------------------------------------------------
 # The Decktet (GAMES.md, section 3)
@@ -161,20 +162,6 @@ def v2_game(stock: Sequence[str | None] = (), aces: Sequence[str] = tuple(V2_ACE
     return rules_for(2, extended).new_game(deal=v2_deal(stock, aces, extended), **kwargs)
 
 
-def pile_ids(game: Any, zone: str, i: int = 0) -> list[int]:
-    return list(game.state.piles[game.rules.zones[zone].piles[i]])
-
-
-def pile(game: Any, zone: str, i: int = 0) -> list[str]:
-    """Card codes of a pile, bottom first."""
-    codes = game.rules.deck.codes
-    return [codes[c] for c in pile_ids(game, zone, i)]
-
-
-def faces(game: Any, zone: str, i: int = 0) -> list[bool]:
-    return [bool(game.state.up[c]) for c in pile_ids(game, zone, i)]
-
-
 def tier(game: Any, k: int) -> list[str]:
     """Tier k (1-based), left to right."""
     return pile(game, "tier", k - 1)
@@ -183,15 +170,6 @@ def tier(game: Any, k: int) -> list[str]:
 def draw_pile(game: Any, k: int) -> list[str]:
     """Draw pile k (1-based), bottom first."""
     return pile(game, "reserve", k - 1)
-
-
-def texts(game: Any) -> set[str]:
-    return {str(m) for m in game.legal_moves()}
-
-
-def play(game: Any, *moves: str) -> None:
-    for text in moves:
-        game.apply(game.parse_move(text))
 
 
 def refused(game: Any, text: str) -> bool:

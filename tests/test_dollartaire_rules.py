@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from cardrules import CardrulesError, IllegalMoveError, load_ruleset
+from helpers import play, snapshot, texts
 
 DENOMS = ("$1", "$5", "$10", "$20", "$50", "$100")
 VALUE = {code: int(code[1:]) for code in DENOMS}
@@ -72,13 +73,13 @@ def codes(game: Any, pile: int) -> list[str]:
     return [names[c] for c in game.state.piles[pile]]
 
 
+def faces(game: Any, k: int) -> list[bool]:
+    return [bool(game.state.up[c]) for c in game.state.piles[bank_pile(game, k)]]
+
+
 def stack(game: Any, k: int) -> list[str]:
     """Bank stack k (1-based), bottom first."""
     return codes(game, bank_pile(game, k))
-
-
-def faces(game: Any, k: int) -> list[bool]:
-    return [bool(game.state.up[c]) for c in game.state.piles[bank_pile(game, k)]]
 
 
 def face_up_run(game: Any, k: int) -> list[str]:
@@ -95,37 +96,10 @@ def wallet_value(game: Any) -> int:
     return sum(values.cards[c]["value"] for c in game.state.piles[wallet_pile(game)])
 
 
-def texts(game: Any, name: str | None = None) -> set[str]:
-    return {str(m) for m in game.legal_moves() if name is None or m.name == name}
-
-
-def play(game: Any, *moves: str) -> None:
-    for text in moves:
-        game.apply(game.parse_move(text))
-
-
 def total(game: Any) -> int:
     value = game.variable("wallet_total")
     assert game.scores() == [value]
     return value
-
-
-def snapshot(game: Any) -> tuple[Any, ...]:
-    """Everything a move can change: piles, faces, variables, end state, history and moves."""
-    state = game.state
-    return (
-        tuple(tuple(p) for p in state.piles),
-        bytes(state.up),
-        tuple(state.vars),
-        state.over,
-        state.outcome,
-        state.reason,
-        tuple(str(m) for m in game.history),
-        tuple(str(m) for m in game.legal_moves()),
-        tuple(game.scores()),
-        game.label(),
-        repr(game.view(0)),
-    )
 
 
 def set_wallet_total(game: Any, value: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from cardrules import CardrulesError, IllegalMoveError, load_ruleset
+from helpers import faces, pile, play, snapshot, texts
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -73,20 +74,6 @@ def layout(tops: dict[int, Sequence[str | None]]) -> list[list[str | None]]:
     return [column(*tops.get(k, ()), size=k) for k in range(1, 8)]
 
 
-def pile_ids(game: Any, zone: str, i: int = 0) -> list[int]:
-    return list(game.state.piles[game.rules.zones[zone].piles[i]])
-
-
-def pile(game: Any, zone: str, i: int = 0) -> list[str]:
-    """Card codes of a pile, bottom first."""
-    codes = game.rules.deck.codes
-    return [codes[c] for c in pile_ids(game, zone, i)]
-
-
-def faces(game: Any, zone: str, i: int = 0) -> list[bool]:
-    return [bool(game.state.up[c]) for c in pile_ids(game, zone, i)]
-
-
 def col(game: Any, k: int) -> list[str]:
     """Tableau column k (1-based), bottom first."""
     return pile(game, "tableau", k - 1)
@@ -98,15 +85,6 @@ def col_faces(game: Any, k: int) -> list[bool]:
 
 def found(game: Any, k: int) -> list[str]:
     return pile(game, "foundation", k - 1)
-
-
-def texts(game: Any) -> set[str]:
-    return {str(m) for m in game.legal_moves()}
-
-
-def play(game: Any, *moves: str) -> None:
-    for text in moves:
-        game.apply(game.parse_move(text))
 
 
 def score(game: Any) -> int:
@@ -121,23 +99,6 @@ def draw_until_stock_empty(game: Any) -> int:
         play(game, "draw")
         n += 1
     return n
-
-
-def snapshot(game: Any) -> tuple[Any, ...]:
-    """Everything a move can change: piles, faces, variables, end state, history and moves."""
-    state = game.state
-    return (
-        tuple(tuple(p) for p in state.piles),
-        bytes(state.up),
-        tuple(state.vars),
-        state.over,
-        state.outcome,
-        state.reason,
-        tuple(str(m) for m in game.history),
-        tuple(str(m) for m in game.legal_moves()),
-        tuple(game.scores()),
-        repr(game.view(0)),
-    )
 
 
 def is_red(code: str) -> bool:
