@@ -10,7 +10,7 @@ the `State` methods, which write an undo journal.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import IllegalMoveError, SetupError
 from .ruleset import Ruleset, runtime_error
@@ -344,10 +344,14 @@ class Game:
             if not self._legal:
                 S.end(*rules.no_moves_result)
         if S.over:
-            self._legal = []
-            env = {"player": S.current}
-            for effect in rules.on_end:
-                effect(S, env)
+            self._ended()
+
+    def _ended(self) -> None:
+        """The game has just ended: no more moves, and the ruleset's `on_end` effects run once."""
+        self._legal = []
+        env = {"player": self.state.current}
+        for effect in self.rules.on_end:
+            effect(self.state, env)
 
     def finish(self, outcome: str = "abandoned", reason: str = "the player stopped") -> None:
         """End an unfinished game now (a player quits); the ruleset's `on_end` effects run."""
@@ -356,10 +360,7 @@ class Game:
         S = self.state
         S.marks.append(len(S.journal))
         S.end(outcome, reason)
-        self._legal = []
-        env = {"player": S.current}
-        for effect in self.rules.on_end:
-            effect(S, env)
+        self._ended()
 
     def undo(self) -> None:
         """Take back the last move (or `finish`)."""
@@ -444,7 +445,3 @@ class Game:
         return {"ruleset": rules.name, "player": player, "current_player": self.state.current,
                 "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
                 "legal_moves": [m.text() for m in self.legal_moves()] if player == self.state.current else []}
-
-    def cards_in_play(self) -> Iterable[int]:
-        for pile in self.state.piles:
-            yield from pile
