@@ -67,7 +67,8 @@ class Scope:
 
     bindings: dict[str, tuple[str, str]] = field(default_factory=dict)  # DSL name -> (python expr, type)
     variables: dict[str, tuple[int, str, bool]] = field(default_factory=dict)  # name -> (slot, type, per_player)
-    zones: dict[str, tuple[tuple[int, ...], bool]] = field(default_factory=dict)  # name -> (piles, is_single)
+    # name -> (piles, is_single, is_per_player)
+    zones: dict[str, tuple[tuple[int, ...], bool, bool]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     card_attributes: dict[str, str] = field(default_factory=dict)  # name -> type
     functions: dict[str, Function] = field(default_factory=dict)
@@ -118,7 +119,7 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 _PY_OP = {"/": "//"}
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs")
+                  "abs", "pairs", "of")
 
 
 class Compiler:
@@ -160,7 +161,12 @@ class Compiler:
                 return Compiled(f"V[{slot} + {self.scope.bindings['player'][0]}]", type_)
             return Compiled(f"V[{slot}]", type_)
         if name in self.scope.zones:
-            piles, single = self.scope.zones[name]
+            piles, single, per_player = self.scope.zones[name]
+            if per_player:  # the acting seat's pile(s)
+                if "player" not in self.scope.bindings:
+                    raise CompileError(f"'{name}' belongs to each seat, and no seat is acting here: "
+                                       f"use of({name}, seat)", node.pos)
+                return Compiled(f"SEATS_{name}[{self.scope.bindings['player'][0]}]", PILE if single else PILES)
             return Compiled(repr(piles[0]), PILE) if single else Compiled(repr(piles), PILES)
         if name == "option":
             raise CompileError("'option' needs a name: option.<name>", node.pos)
@@ -175,7 +181,7 @@ class Compiler:
                 raise CompileError(unknown("option", node.name, self.scope.options), node.name_pos)
             return _const(self.scope.options[node.name])
         obj = self.compile(node.obj)
-        if obj.type == ANY and node.name in ("index", "zone") and node.name not in self.scope.card_attributes:
+        if obj.type == ANY and node.name in ("index", "zone", "owner") and node.name not in self.scope.card_attributes:
             obj = Compiled(obj.source, PILE)
         if obj.type in (CARD, NONE, ANY):
             if node.name == "face_up":
@@ -193,7 +199,10 @@ class Compiler:
                 return Compiled(f"PILE_INDEX[{obj.source}]", INT)
             if node.name == "zone":
                 return Compiled(f"PILE_ZONE[{obj.source}]", STR)
-            raise CompileError(f"piles have no attribute '{node.name}' (attributes: index, zone)", node.name_pos)
+            if node.name == "owner":
+                return Compiled(f"PILE_OWNER[{obj.source}]", INT)
+            raise CompileError(f"piles have no attribute '{node.name}' (attributes: index, owner, zone)",
+                               node.name_pos)
         raise CompileError(f"{_TYPE_WORDS[obj.type]} has no attribute '{node.name}'", node.name_pos)
 
     def _index(self, node: Index) -> Compiled:
@@ -227,6 +236,14 @@ class Compiler:
                 raise CompileError(f"{func}() takes {wanted} argument{'s' if counts != (1,) else ''}, "
                                    f"got {len(args)}", node.pos)
 
+        if func == "of":
+            arity(2)
+            zone = args[0]
+            if not (isinstance(zone, Name) and zone.name in self.scope.zones and self.scope.zones[zone.name][2]):
+                raise CompileError("of(ZONE, seat) takes a per-player zone", zone.pos)
+            seat = self.compile(args[1], (INT,))
+            single = self.scope.zones[zone.name][1]
+            return Compiled(f"SEATS_{zone.name}[{seat.source}]", PILE if single else PILES)
         if func in ("size", "empty"):
             arity(1)
             arg = self.compile(args[0], (PILE, CARDS, PILES, LIST))

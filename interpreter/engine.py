@@ -418,12 +418,16 @@ class Game:
     def persistent_values(self) -> dict[str, Any]:
         return {name: self.variable(name) for name in self.rules.persistent_variables()}
 
-    def visible(self, card: int, zone: str, player: int) -> bool:
-        visibility = self.rules.zones[zone].visibility
+    def visible(self, card: int, pile: int, player: int) -> bool:
+        """May `player` see which card `card` (lying on `pile`) is?"""
+        rules = self.rules
+        visibility = rules.zones[rules.pile_zone[pile]].visibility
         if visibility == "all":
             return True
         if visibility == "none":
             return False
+        if visibility == "owner" and rules.pile_owner[pile] == player:
+            return True  # a seat sees all of its own cards; the others only those face up (revealed)
         return bool(self.state.up[card])
 
     def view(self, player: int = 0) -> dict[str, Any]:
@@ -431,11 +435,16 @@ class Game:
         rules = self.rules
         codes = rules.deck.codes
         zones: dict[str, Any] = {}
+
+        def shown(piles: tuple[int, ...], single: bool) -> Any:
+            cards = [[codes[c] if self.visible(c, p, player) else None for c in self.state.piles[p]] for p in piles]
+            return cards[0] if single else cards
+
         for zone in rules.zones.values():
-            piles = []
-            for p in zone.piles:
-                piles.append([codes[c] if self.visible(c, zone.name, player) else None for c in self.state.piles[p]])
-            zones[zone.name] = piles[0] if zone.single else piles
+            if zone.seat_piles is None:
+                zones[zone.name] = shown(zone.piles, zone.single)
+            else:  # a per-player zone: seat by seat
+                zones[zone.name] = [shown(group, zone.single) for group in zone.seat_piles[:self.players]]
         variables = {}
         for variable in rules.variables.values():
             if variable.per_player:

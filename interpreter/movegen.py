@@ -94,8 +94,11 @@ class MoveGenerator:
                 if names_in(count_source) & {"b_dst", "b_cards", "b_card", "b_n", "pile_dst"}:
                     raise RulesetError("a take count can only use 'src' among the move's names",
                                        self.host.doc.pos(path + ("take",)))
-        self.host.globals[f"SRC_{k}"] = template.sources
-        self.host.globals[f"DST_{k}"] = template.targets
+        # Piles to loop over: a tuple, or, with per-player zones, a tuple per acting seat.
+        self.host.globals[f"SRC_{k}"] = template.seat_sources or template.sources
+        self.host.globals[f"DST_{k}"] = template.seat_targets or template.targets
+        sources = f"SRC_{k}[b_player]" if template.seat_sources else f"SRC_{k}"
+        targets = f"DST_{k}[b_player]" if template.seat_targets else f"DST_{k}"
         every = " ".join(src for _, src in conditions) + " ".join(src for _, _, src in hoister.items) + card_key
         uses_cards = "b_cards" in names_in(every)
         lines = [f"def enum_{k}(S, out, Move, rules):",
@@ -142,7 +145,7 @@ class MoveGenerator:
             if match is not None:
                 lines.append(f"{indent}for b_dst in INDEX.get({card_key}, ()):")
             else:
-                lines.append(f"{indent}for b_dst in DST_{k}:")
+                lines.append(f"{indent}for b_dst in {targets}:")
             indent += "    "
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
@@ -153,11 +156,11 @@ class MoveGenerator:
         index_at = len(lines)
         if match is not None:
             lines.append(f"{indent}INDEX = {{}}")
-            lines.append(f"{indent}for b_dst in DST_{k}:")
+            lines.append(f"{indent}for b_dst in {targets}:")
             lines.append(f"{indent}    pile_dst = P[b_dst]")
             lines.append(f"{indent}    INDEX.setdefault({dst_key}, []).append(b_dst)")
         if template.sources:
-            lines.append(f"{indent}for b_src in SRC_{k}:")
+            lines.append(f"{indent}for b_src in {sources}:")
             indent += "    "
             lines.append(f"{indent}pile = P[b_src]")
             lines.append(f"{indent}if not pile: continue")
@@ -197,7 +200,9 @@ class MoveGenerator:
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines) + "\n"
         template.pos = self.host.doc.expr_pos(path + ("when",), 0) if "when" in spec else self.host.doc.pos(path)
-        index = (template.targets, dst_key) if match is not None else None
+        # Moves whose destinations are the same piles with the same key share one index.
+        index = (template.seat_targets is not None, template.seat_targets or template.targets, dst_key) \
+            if match is not None else None
         body = lines[2:index_at] + lines[index_at + (4 if match is not None else 0):]
         self.parts.append((template, index, index_at - 2, body))
         return self.host.define(f"enum_{k}", source)
@@ -225,9 +230,9 @@ class MoveGenerator:
                 block[index_at:index_at] = [
                     f"{indent}if {name} is None:",
                     f"{indent}    {name} = {{}}",
-                    f"{indent}    for b_dst in DST_{k}:",
+                    f"{indent}    for b_dst in DST_{k}{'[b_player]' if index[0] else ''}:",
                     f"{indent}        pile_dst = P[b_dst]",
-                    f"{indent}        {name}.setdefault({index[1]}, []).append(b_dst)",
+                    f"{indent}        {name}.setdefault({index[2]}, []).append(b_dst)",
                     f"{indent}INDEX = {name}"]
             lines.append(f"    b_move = {template.name!r}")
             lines.append("    for _ in ONCE:")
@@ -295,6 +300,7 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
     than `limit` steps is an error naming the move, never a hang.
     """
     piles = host.zone_piles(path + ("from",))
+    seat_piles = host.seat_zone_piles(path + ("from",))
     take = spec.get("take", "top")
     pile_test = host.evaluator(path + ("when",), scope.with_bindings({"p": ("b_p", PILE)})) if "when" in spec else None
     goal_of = host.evaluator(path + ("equals",), scope, (INT,)) if "equals" in spec else None
@@ -315,7 +321,7 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
         env = {"src": src, "dst": dst, "card": card, "n": n, "player": player, "move": name,
                "cards": P[src][len(P[src]) - n:] if src >= 0 and n else []}
         options: list[tuple[int, list[tuple[int, int]]]] = []
-        for p in piles:
+        for p in (seat_piles[player] if seat_piles is not None else piles):
             pile = P[p]
             if p == src or p == dst or not pile:
                 continue

@@ -26,8 +26,8 @@ def card_text(game: Game, card: int | None) -> Text:
     return Text(deck.faces[card], style=deck.styles[card] or "")
 
 
-def _visible(game: Game, zone: str, card: int, player: int) -> int | None:
-    return card if game.visible(card, zone, player) else None
+def _visible(game: Game, pile: int, card: int, player: int) -> int | None:
+    return card if game.visible(card, pile, player) else None
 
 
 def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
@@ -39,7 +39,7 @@ def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
         text.append(EMPTY, style="dim")
         return text
     if show == "stack":
-        text.append_text(card_text(game, _visible(game, zone, cards[-1], player)))
+        text.append_text(card_text(game, _visible(game, pile, cards[-1], player)))
         if len(cards) > 1:
             text.append(f" ({len(cards)})", style="dim")
         return text
@@ -49,13 +49,13 @@ def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
     for i, card in enumerate(shown):
         if i:
             text.append(" ")
-        text.append_text(card_text(game, _visible(game, zone, card, player)))
+        text.append_text(card_text(game, _visible(game, pile, card, player)))
     return text
 
 
 def _column_table(game: Game, zone: str, player: int) -> Table:
     rules = game.rules
-    piles = rules.zones[zone].piles
+    piles = rules.zones[zone].piles_for(game.players)
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
     for pile in piles:
         table.add_column(Text(rules.pile_names[pile], style="dim"), justify="left", min_width=3)
@@ -65,7 +65,7 @@ def _column_table(game: Game, zone: str, player: int) -> Table:
         for pile in piles:
             cards = game.state.piles[pile]
             if row < len(cards):
-                cells.append(card_text(game, _visible(game, zone, cards[row], player)))
+                cells.append(card_text(game, _visible(game, pile, cards[row], player)))
             else:
                 cells.append(Text(EMPTY if row == 0 and not cards else "", style="dim"))
         table.add_row(*cells)
@@ -90,9 +90,9 @@ def render_table(game: Game, player: int = 0) -> Group:
                 if line.plain:
                     parts.append(line)
                     line = Text()
-                parts.extend(_pile_line(game, zone, pile, player) for pile in spec.piles)
+                parts.extend(_pile_line(game, zone, pile, player) for pile in spec.piles_for(game.players))
                 continue
-            for pile in spec.piles:
+            for pile in spec.piles_for(game.players):
                 if line.plain:
                     line.append("   ")
                 line.append_text(_pile_line(game, zone, pile, player))
@@ -130,7 +130,7 @@ def describe_move(game: Game, move: Move) -> Text:
         pile = game.state.piles[move.src]
         card = pile[len(pile) - move.count]
         text.append("  ")
-        text.append_text(card_text(game, card if game.state.up[card] else None))
+        text.append_text(card_text(game, _visible(game, move.src, card, game.current_player)))
         if move.count > 1:
             text.append(f" +{move.count - 1}", style="dim")
     return text

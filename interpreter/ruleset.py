@@ -59,12 +59,19 @@ class Variable:
 @dataclass(frozen=True)
 class Zone:
     name: str
-    piles: tuple[int, ...]
+    piles: tuple[int, ...]          # every pile of the zone (of every seat, for a per-player zone)
     single: bool
     short: str
     label: str
     show: str
     visibility: str
+    seat_piles: tuple[tuple[int, ...], ...] | None = None  # a per-player zone's piles, seat by seat
+
+    def piles_for(self, players: int) -> tuple[int, ...]:
+        """The piles in use in a game of `players` seats."""
+        if self.seat_piles is None:
+            return self.piles
+        return tuple(p for seat in self.seat_piles[:players] for p in seat)
 
 
 @dataclass
@@ -78,6 +85,9 @@ class MoveTemplate:
     effects: list[Effect]
     enumerate: Callable[..., None] = field(default=lambda *a: None)
     pos: SourcePos | None = None  # where the move is written, for errors while it is enumerated
+    # With a per-player zone among `from` (`to`): the piles each acting seat may use.
+    seat_sources: tuple[tuple[int, ...], ...] | None = None
+    seat_targets: tuple[tuple[int, ...], ...] | None = None
     named_text: bool = False   # text is the bare name (one source pile, at most one target)
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
 
@@ -117,6 +127,7 @@ class Ruleset:
         self.pile_zone: tuple[str, ...] = ()
         self.pile_index: tuple[int, ...] = ()
         self.pile_names: tuple[str, ...] = ()
+        self.pile_owner: tuple[int, ...] = ()  # the seat a pile belongs to, -1 for shared piles
         self.layout: list[list[str]] = []
         self.setup: list[Effect] = []
         self.moves: list[MoveTemplate] = []
@@ -409,10 +420,14 @@ class _Builder:
         index_in: list[int] = []
         names: list[str] = []
         shorts: dict[str, str] = {}
+        owners: list[int] = []
         for name, spec in self.data["zones"].items():
             count = spec.get("count", 1)
-            piles = tuple(range(index, index + count))
-            index += count
+            per_player = spec.get("per_player", False)
+            seats = rules.max_players if per_player else 1
+            seat_piles = tuple(tuple(range(index + s * count, index + (s + 1) * count)) for s in range(seats))
+            piles = tuple(p for group in seat_piles for p in group)
+            index += count * seats
             short = spec.get("short", name)
             for taken in (short, name):
                 if taken in shorts and shorts[taken] != name:
@@ -421,12 +436,18 @@ class _Builder:
             shorts[short] = shorts[name] = name
             single = "count" not in spec
             rules.zones[name] = Zone(name, piles, single, short, spec.get("label", name.replace("_", " ")),
-                                     spec.get("show", "stack"), spec.get("visibility", "faces"))
-            for i in range(count):
-                zone_of.append(name)
-                index_in.append(i)
-                names.append(short if single else f"{short}{i + 1}")
-            self.scope.zones[name] = (piles, single)
+                                     spec.get("show", "stack"), spec.get("visibility", "faces"),
+                                     seat_piles if per_player else None)
+            for seat in range(seats):
+                for i in range(count):
+                    zone_of.append(name)
+                    index_in.append(i)
+                    owners.append(seat if per_player else -1)
+                    # A seat's pile is named with `@` and the seat's number: `h@2`, `w3@2`.
+                    names.append((short if single else f"{short}{i + 1}") + (f"@{seat + 1}" if per_player else ""))
+            if per_player:
+                self.globals[f"SEATS_{name}"] = tuple(group[0] if single else group for group in seat_piles)
+            self.scope.zones[name] = (piles, single, per_player)
         seen: dict[str, str] = {}
         for name, zone in zip(names, zone_of):
             if name in seen and seen[name] != zone or name in self.data["zones"] and name != zone:
@@ -437,8 +458,10 @@ class _Builder:
         rules.pile_zone = tuple(zone_of)
         rules.pile_index = tuple(index_in)
         rules.pile_names = tuple(names)
+        rules.pile_owner = tuple(owners)
         self.globals["PILE_ZONE"] = rules.pile_zone
         self.globals["PILE_INDEX"] = rules.pile_index
+        self.globals["PILE_OWNER"] = rules.pile_owner
         layout = self.data.get("layout") or [[z] for z in rules.zones]
         for r, row in enumerate(layout):
             for c, zone in enumerate(row):
@@ -628,7 +651,7 @@ class _Builder:
         zone = spec["to"]
         if zone not in self.rules.zones:
             raise RulesetError(unknown("zone", zone, self.rules.zones), self.doc.pos(path + ("to",)))
-        piles = self.rules.zones[zone].piles
+        target_zone = self.rules.zones[zone]
         counts = self.evaluator(path + ("counts",), scope.with_bindings({"i": ("b_i", INT)}), (INT,))
         face = spec.get("face", "down") == "up"
         only = self.evaluator(path + ("where",), scope.with_bindings({"card": ("b_card", CARD)}), (BOOL,)) \
@@ -644,6 +667,7 @@ class _Builder:
                                       self.doc.pos(path))
 
         def deal(S: Any, env: dict[str, Any]) -> None:
+            piles = target_zone.piles_for(S.players)  # a per-player zone: the seats in this game
             wanted = []
             for i, _ in enumerate(piles):
                 inner = dict(env)
@@ -668,15 +692,27 @@ class _Builder:
     # -- moves ----------------------------------------------------------------------------
 
     def zone_piles(self, path: PathKey) -> tuple[int, ...]:
+        """Every pile of the zones named at `path` (a zone or a list of zones)."""
+        return tuple(p for zone in self._zones_at(path) for p in zone.piles)
+
+    def seat_zone_piles(self, path: PathKey) -> tuple[tuple[int, ...], ...] | None:
+        """For zones that include a per-player zone: the piles each acting seat may use (shared
+        piles, and that seat's own); None when every zone is shared."""
+        zones = self._zones_at(path)
+        if all(zone.seat_piles is None for zone in zones):
+            return None
+        return tuple(tuple(p for zone in zones for p in (zone.piles if zone.seat_piles is None
+                                                          else zone.seat_piles[seat]))
+                     for seat in range(self.rules.max_players))
+
+    def _zones_at(self, path: PathKey) -> list[Zone]:
         value = self._value(path)
         names = [value] if isinstance(value, str) else value
-        piles: list[int] = []
         for i, name in enumerate(names):
             if name not in self.rules.zones:
                 where = path if isinstance(value, str) else path + (i,)
                 raise RulesetError(unknown("zone", name, self.rules.zones), self.doc.pos(where))
-            piles.extend(self.rules.zones[name].piles)
-        return tuple(piles)
+        return [self.rules.zones[name] for name in names]
 
     def _moves(self) -> None:
         rules = self.rules
@@ -702,6 +738,10 @@ class _Builder:
                 raise RulesetError("a move without both 'from' and 'to' needs 'do' effects", self.doc.pos(path))
             template = MoveTemplate(name, index, spec.get("help", ""), sources, targets,
                                     take if take in ("top", "run", "all") else "count", effects)
+            if sources:
+                template.seat_sources = self.seat_zone_piles(path + ("from",))
+            if targets:
+                template.seat_targets = self.seat_zone_piles(path + ("to",))
             template.enumerate = self.movegen.template(template, path, spec, scope)
             template.named_text = len(sources) <= 1 and len(targets) <= 1
             rules.moves.append(template)

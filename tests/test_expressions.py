@@ -63,7 +63,7 @@ def make_scope(extra_functions: dict[str, str] | None = None) -> Scope:
     functions = dict(WORLD_DATA["functions"])
     functions.update(extra_functions or {})
     scope = Scope(
-        zones={name: (zone.piles, zone.single) for name, zone in RULES.zones.items()},
+        zones={name: (zone.piles, zone.single, zone.seat_piles is not None) for name, zone in RULES.zones.items()},
         options=dict(RULES.option_values),
         variables={name: (var.slot, _variable_type(WORLD_DATA["variables"][name]["initial"]), var.per_player)
                    for name, var in RULES.variables.items()},
