@@ -465,6 +465,6 @@ def pairs(items: Any) -> list[tuple[Any, Any]]:
 
 
 RUNTIME_GLOBALS: dict[str, Any] = {
-    "__builtins__": {}, "len": len, "range": range, "sum": sum, "min": min, "max": max, "all": all, "any": any, "abs": abs,
+    "__builtins__": {}, "len": len, "range": range, "set": set, "reversed": reversed, "sum": sum, "min": min, "max": max, "all": all, "any": any, "abs": abs,
     "face_up_run": face_up_run, "pairs": pairs, "None": None,
 }

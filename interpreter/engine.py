@@ -22,23 +22,24 @@ class Move:
     `str(move)` is its canonical text, which `Game.parse_move` reads back.
     """
 
-    __slots__ = ("rules", "template", "src", "count", "dst", "selection")
+    __slots__ = ("rules", "template", "src", "count", "dst", "selection", "pick")
 
     def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int,
-                 selection: tuple[tuple[int, int], ...] = ()) -> None:
+                 selection: tuple[tuple[int, int], ...] = (), pick: int | None = None) -> None:
         self.rules = rules
         self.template = template
         self.src = src
         self.count = count
         self.dst = dst
         self.selection = selection  # for `select` moves: (pile, card count) for each chosen pile
+        self.pick = pick  # for `take: any`: the card chosen from the source pile
 
     @property
     def name(self) -> str:
         return self.rules.moves[self.template].name
 
     def key(self) -> tuple[Any, ...]:
-        return (self.template, self.src, self.count, self.dst, self.selection)
+        return (self.template, self.src, self.count, self.dst, self.selection, self.pick)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.key() == other.key()
@@ -62,6 +63,7 @@ class Move:
         parts = []
         if self.src >= 0:
             parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else "")
+                         + (f":{rules.deck.codes[self.pick]}" if self.pick is not None else "")
                          + "".join(f"+{pile(p)}" + (f"x{c}" if c > 1 else "") for p, c in self.selection))
         if self.dst >= 0:
             parts.append(pile(self.dst))
@@ -277,9 +279,13 @@ class Game:
         mark = len(S.journal)
         S.marks.append(mark)
         pile = S.piles[move.src] if move.src >= 0 else []
-        cards = pile[len(pile) - move.count:] if move.count else []
+        if move.pick is not None:
+            cards = [move.pick]
+        else:
+            cards = pile[len(pile) - move.count:] if move.count else []
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
-               "card": cards[0] if cards else None, "player": S.current, "move": template.name}
+               "card": cards[0] if cards else None, "player": S.current, "move": template.name,
+               "pick": move.pick}
         if move.selection:
             env["selection"] = move.selection
             env["chosen_piles"] = [p for p, _ in move.selection]

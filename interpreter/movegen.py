@@ -168,6 +168,15 @@ class MoveGenerator:
                 bind_cards("1")
             elif template.take == "all":
                 bind_cards("len(pile)")
+            elif template.take == "any":  # any one card of the pile; equal cards (one code) give one move
+                lines.append(f"{indent}codes_seen = set()")
+                lines.append(f"{indent}for b_card in reversed(pile):")
+                indent += "    "
+                lines.append(f"{indent}if CODE[b_card] in codes_seen: continue")
+                lines.append(f"{indent}codes_seen.add(CODE[b_card])")
+                lines.append(f"{indent}b_n = 1")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = [b_card]")
             elif run:
                 lines.append(f"{indent}k = len(pile)")
                 lines.append(f"{indent}while k and U[pile[k - 1]]: k -= 1")
@@ -188,14 +197,15 @@ class MoveGenerator:
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
+        pick = ", b_card" if template.take == "any" else ""
         if select is not None:
             lines.append(f"{indent}for b_selection, b_chosen_piles, b_chosen in SELECT_{k}(S, b_src, b_dst, b_card, b_n, "
                          f"b_player):")
             indent += "    "
             emit(select_level)
-            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, b_selection))")
+            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, b_selection{pick}))")
         else:
-            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst))")
+            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst{', ()' + pick if pick else ''}))")
         levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines) + "\n"

@@ -128,7 +128,7 @@ def describe_move(game: Game, move: Move) -> Text:
     template = game.rules.moves[move.template]
     if move.src >= 0 and move.count and template.take != "all" and not template.named_text:
         pile = game.state.piles[move.src]
-        card = pile[len(pile) - move.count]
+        card = move.pick if move.pick is not None else pile[len(pile) - move.count]
         text.append("  ")
         text.append_text(card_text(game, _visible(game, move.src, card, game.current_player)))
         if move.count > 1:

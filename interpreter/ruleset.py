@@ -360,6 +360,7 @@ class _Builder:
         if isinstance(spec, dict) and "where" in spec:
             self.rules.deck = self._filtered_deck(self.rules.deck)
         deck = self.rules.deck
+        self.globals["CODE"] = deck.codes
         for attr, type_ in deck.attributes.items():
             self.scope.card_attributes[attr] = {"int": INT, "str": "str", "list": "list"}[type_]
             self.globals[f"A_{attr}"] = deck.attribute_table(attr)
@@ -640,6 +641,8 @@ class _Builder:
                 n = count(S, env)
             elif src is None:
                 n = env["n"]
+                if env.get("pick") is not None:  # `take: any`: bring the chosen card to the top first
+                    S.lift(source, len(S.piles[source]) - S.piles[source].index(env["pick"]))
             else:
                 n = len(S.piles[source])
             S.move_cards(source, target, n, flip, face)
@@ -737,7 +740,7 @@ class _Builder:
             else:
                 raise RulesetError("a move without both 'from' and 'to' needs 'do' effects", self.doc.pos(path))
             template = MoveTemplate(name, index, spec.get("help", ""), sources, targets,
-                                    take if take in ("top", "run", "all") else "count", effects)
+                                    take if take in ("top", "run", "all", "any") else "count", effects)
             if sources:
                 template.seat_sources = self.seat_zone_piles(path + ("from",))
             if targets:

@@ -92,3 +92,56 @@ def test_all_bot_play_with_several_seats_reports_every_score() -> None:
     summary = json.loads(result.stdout)
     assert summary["players"] == 3 and len(summary["scores"]) == 3
     assert summary["seats"] == {"1": "random", "2": "greedy", "3": "random"}
+
+
+HAND = """\
+ruleset: hand
+players: {min: 2, max: 3}
+deck: dollar-bills
+zones:
+  bank: {visibility: none}
+  hand: {per_player: true, short: h, visibility: owner, show: row}
+  table: {short: x, visibility: all}
+setup:
+  - take_deck: bank
+  - deal: {from: bank, to: hand, counts: 5}
+moves:
+  play:
+    help: Any bill from your hand onto the table.
+    from: hand
+    take: any
+    to: table
+    when: "card.value != 100"
+"""
+
+
+def _hand_game(tmp_path, seed: int = 3):  # type: ignore[no-untyped-def]
+    path = tmp_path / "hand.yaml"
+    path.write_text(HAND)
+    return load_ruleset(path).new_game(seed=seed)
+
+
+def test_take_any_offers_each_different_card_of_the_hand_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    game = _hand_game(tmp_path)
+    codes = game.rules.deck.codes
+    hand = game.state.piles[game.rules.zones["hand"].seat_piles[0][0]]
+    wanted = {f"h@1:{codes[c]}>x" for c in hand if codes[c] != "$100"}
+    assert {str(m) for m in game.legal_moves()} == wanted
+    assert len(wanted) < 5 or len({codes[c] for c in hand}) == 5  # equal bills make one move
+
+
+def test_take_any_moves_that_card_and_keeps_the_others_in_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    game = _hand_game(tmp_path)
+    hand_pile = game.rules.zones["hand"].seat_piles[0][0]
+    before = list(game.state.piles[hand_pile])
+    move = game.legal_moves()[-1]
+    chosen = move.pick
+    game.apply(move)
+    assert game.state.piles[hand_pile] == [c for c in before if c != chosen]
+    assert game.state.piles[game.rules.zones["table"].piles[0]] == [chosen]
+    text = str(move)
+    game.apply(game.legal_moves()[0])  # seat 2 plays; the first move's text does not change
+    assert str(game.history[0]) == text
+    game.undo()
+    game.undo()
+    assert game.state.piles[hand_pile] == before
