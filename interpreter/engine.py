@@ -80,14 +80,15 @@ class Move:
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
-    __slots__ = ("piles", "up", "vars", "current", "over", "outcome", "reason", "journal", "marks", "deck_order",
-                 "players")
+    __slots__ = ("piles", "up", "vars", "current", "phase", "over", "outcome", "reason", "journal", "marks",
+                 "deck_order", "players")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
         self.up = bytearray(len(rules.deck))
         self.vars: list[Any] = [0] * rules.var_count
         self.current = 0
+        self.phase = 0  # index into the ruleset's turn phases (0 when it has none)
         self.over = False
         self.outcome: str | None = None
         self.reason = ""
@@ -102,6 +103,7 @@ class State:
         other.up = bytearray(self.up)
         other.vars = list(self.vars)
         other.current = self.current
+        other.phase = self.phase
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
@@ -150,12 +152,13 @@ class State:
 
     def end(self, outcome: str, reason: str) -> None:
         if not self.over:
-            self.journal.append(("meta", self.current, self.over, self.outcome, self.reason))
+            self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason))
             self.over, self.outcome, self.reason = True, outcome, reason
 
-    def set_current(self, player: int) -> None:
-        self.journal.append(("meta", self.current, self.over, self.outcome, self.reason))
-        self.current = player
+    def set_current(self, player: int, phase: int = 0) -> None:
+        """Give the turn (and its phase) to a seat."""
+        self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason))
+        self.current, self.phase = player, phase
 
     def place_deck(self, pile: int) -> None:
         self.piles[pile] = list(reversed(self.deck_order)) + self.piles[pile]
@@ -176,7 +179,7 @@ class State:
             elif kind == "var":
                 self.vars[entry[1]] = entry[2]
             else:
-                _, self.current, self.over, self.outcome, self.reason = entry
+                _, self.current, self.phase, self.over, self.outcome, self.reason = entry
 
 
 class Game:
@@ -298,8 +301,8 @@ class Game:
             for trigger in rules.triggers:
                 if trigger.after is None or template.name in trigger.after:
                     trigger.run(S, env)
-            if not S.over and rules.rotation:
-                S.set_current((S.current + 1) % self.players)
+            if not S.over:
+                self._advance_turn(bool(env.get("end_turn", False)))
             counted = self._count_position()
             self._after_change()
         except BaseException:
@@ -312,9 +315,24 @@ class Game:
             self._legal = legal
             raise
 
+    def _advance_turn(self, end_turn: bool) -> None:
+        """After a move: the turn's next phase, or (after the last, or `end_turn`) the next seat's turn."""
+        rules, S = self.rules, self.state
+        if rules.phases and not end_turn and S.phase + 1 < len(rules.phases):
+            S.set_current(S.current, S.phase + 1)
+        elif rules.rotation:
+            S.set_current((S.current + 1) % self.players, 0)
+        elif rules.phases:
+            S.set_current(S.current, 0)
+
+    @property
+    def phase(self) -> str | None:
+        """The name of the current phase of the turn (None for rulesets without phases)."""
+        return self.rules.phases[self.state.phase] if self.rules.phases else None
+
     def _position_key(self) -> Any:
         S = self.state
-        return (tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current)
+        return (tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current, S.phase)
 
     def _count_position(self) -> bool:
         """Count the position reached (only for rulesets with `end.repeat`)."""
@@ -457,6 +475,6 @@ class Game:
                 variables[variable.name] = [self.state.vars[variable.slot + p] for p in range(self.players)]
             else:
                 variables[variable.name] = self.state.vars[variable.slot]
-        return {"ruleset": rules.name, "player": player, "current_player": self.state.current,
+        return {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
                 "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
                 "legal_moves": [m.text() for m in self.legal_moves()] if player == self.state.current else []}

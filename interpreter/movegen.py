@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from .compiler import INT, PILE, CompileError, Compiled, Compiler, Scope, names_in
-from .errors import RulesetError, RulesetRuntimeError
+from .errors import RulesetError, RulesetRuntimeError, unknown
 from .parser import Binary, Node
 from .source import PathKey
 
@@ -68,6 +68,12 @@ class MoveGenerator:
                 raise self.host.error_at(where, exc) from None
 
         conditions: list[tuple[int, str]] = []  # (level, python condition)
+        if "phase" in spec:  # offered only in that phase of the turn
+            phases = self.host.rules.phases
+            if spec["phase"] not in phases:
+                raise RulesetError(unknown("phase", spec["phase"], phases) if phases else
+                                   "'phase' needs turns.phases", self.host.doc.pos(path + ("phase",)))
+            conditions.append((0, f"(S.phase == {phases.index(spec['phase'])})"))
         if "when" in spec:
             for conjunct in conjuncts(self.host.parse(path + ("when",))):
                 compiled = compile_here(conjunct, path + ("when",))

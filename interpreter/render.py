@@ -119,6 +119,8 @@ def status_line(game: Game, player: int = 0) -> Text:
         text.append(str(game.variable(variable.name, player)), style="bold")
     if game.players > 1:
         text.append(f"   seat {game.current_player + 1} to play", style="bold")
+    if game.phase is not None:
+        text.append(f" ({game.phase})", style="bold")
     return text
 
 

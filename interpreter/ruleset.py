@@ -142,6 +142,7 @@ class Ruleset:
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
         self.rotation = False
+        self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
         self.generated_source = ""
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
@@ -411,8 +412,16 @@ class _Builder:
                 raise RulesetError("players: min is more than max", self.doc.pos(("players", "min")))
             if not rules.min_players <= rules.default_players <= rules.max_players:
                 raise RulesetError("players: default must lie between min and max", self.doc.pos(("players",)))
-        order = self.data.get("turns", {}).get("order", "solo" if rules.max_players == 1 else "rotation")
+        turns = self.data.get("turns", {})
+        order = turns.get("order", "solo" if rules.max_players == 1 else "rotation")
         rules.rotation = order == "rotation"
+        rules.phases = tuple(turns.get("phases", ()))
+        if len(set(rules.phases)) != len(rules.phases):
+            raise RulesetError("turns.phases: each phase once", self.doc.pos(("turns", "phases")))
+        if rules.phases:
+            self.globals["PHASE_NAMES"] = rules.phases
+            # `phase` in expressions: the name of the turn's current phase.
+            self.scope.bindings["phase"] = ("PHASE_NAMES[S.phase]", "str")
 
     def _zones(self) -> None:
         rules = self.rules
@@ -533,7 +542,7 @@ class _Builder:
         if spec == "move" or (isinstance(spec, dict) and "move" in spec):
             options = {} if spec == "move" else spec["move"]
             return self._move_effect(path + ("move",), options, scope)
-        kind = next(iter(spec)) if "if" not in spec else "if"
+        kind = spec if isinstance(spec, str) else next(iter(spec)) if "if" not in spec else "if"
         if kind in ("turn_up", "turn_down"):
             card = self.evaluator(path + (kind,), scope, (CARD,))
             face = kind == "turn_up"
@@ -598,6 +607,10 @@ class _Builder:
                 for pile, count in env["selection"]:
                     S.move_cards(pile, to, count, False, chosen_face)
             return move_chosen
+        if kind == "end_turn":
+            def end_turn(S: Any, env: dict[str, Any]) -> None:
+                env["end_turn"] = True  # the turn passes on after this move, skipping later phases
+            return end_turn
         if kind == "end":
             result, reason = spec["end"]["result"], spec["end"].get("reason", "")
             return lambda S, env: S.end(result, reason)
