@@ -22,10 +22,10 @@ class Move:
     `str(move)` is its canonical text, which `Game.parse_move` reads back.
     """
 
-    __slots__ = ("rules", "template", "src", "count", "dst", "selection", "pick")
+    __slots__ = ("rules", "template", "src", "count", "dst", "selection", "pick", "seat")
 
     def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int,
-                 selection: tuple[tuple[int, int], ...] = (), pick: int | None = None) -> None:
+                 selection: tuple[tuple[int, int], ...] = (), pick: int | None = None, seat: int = -1) -> None:
         self.rules = rules
         self.template = template
         self.src = src
@@ -33,13 +33,14 @@ class Move:
         self.dst = dst
         self.selection = selection  # for `select` moves: (pile, card count) for each chosen pile
         self.pick = pick  # for `take: any`: the card chosen from the source pile
+        self.seat = seat  # for `for_seat`: the seat chosen (0-based)
 
     @property
     def name(self) -> str:
         return self.rules.moves[self.template].name
 
     def key(self) -> tuple[Any, ...]:
-        return (self.template, self.src, self.count, self.dst, self.selection, self.pick)
+        return (self.template, self.src, self.count, self.dst, self.selection, self.pick, self.seat)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.key() == other.key()
@@ -50,8 +51,9 @@ class Move:
     def text(self, long: bool = False) -> str:
         rules = self.rules
         template = rules.moves[self.template]
+        seat = f" seat{self.seat + 1}" if self.seat >= 0 else ""
         if template.named_text:
-            return template.name
+            return template.name + seat
         names = rules.pile_names
         if long:
             def pile(p: int) -> str:
@@ -68,7 +70,7 @@ class Move:
         if self.dst >= 0:
             parts.append(pile(self.dst))
         text = ">".join(parts)
-        return f"{template.name}:{text}" if template.prefixed else text
+        return (f"{template.name}:{text}" if template.prefixed else text) + seat
 
     def __str__(self) -> str:
         return self.text()
@@ -80,8 +82,8 @@ class Move:
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
-    __slots__ = ("piles", "up", "vars", "current", "phase", "over", "outcome", "reason", "journal", "marks",
-                 "deck_order", "players")
+    __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "journal",
+                 "marks", "deck_order", "players")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -89,6 +91,7 @@ class State:
         self.vars: list[Any] = [0] * rules.var_count
         self.current = 0
         self.phase = 0  # index into the ruleset's turn phases (0 when it has none)
+        self.frames: tuple[tuple[int, int], ...] = ()  # (seat, phase) to return to after an `act`
         self.over = False
         self.outcome: str | None = None
         self.reason = ""
@@ -104,6 +107,7 @@ class State:
         other.vars = list(self.vars)
         other.current = self.current
         other.phase = self.phase
+        other.frames = self.frames
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
@@ -146,6 +150,10 @@ class State:
         self.journal.append(("up", card, self.up[card]))
         self.up[card] = up
 
+    def set_frames(self, frames: tuple[tuple[int, int], ...]) -> None:
+        self.journal.append(("frames", self.frames))
+        self.frames = frames
+
     def set_var(self, slot: int, value: Any) -> None:
         self.journal.append(("var", slot, self.vars[slot]))
         self.vars[slot] = value
@@ -178,6 +186,8 @@ class State:
                 self.up[entry[1]] = entry[2]
             elif kind == "var":
                 self.vars[entry[1]] = entry[2]
+            elif kind == "frames":
+                self.frames = entry[1]
             else:
                 _, self.current, self.phase, self.over, self.outcome, self.reason = entry
 
@@ -288,7 +298,7 @@ class Game:
             cards = pile[len(pile) - move.count:] if move.count else []
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": S.current, "move": template.name,
-               "pick": move.pick}
+               "pick": move.pick, "target": move.seat}
         if move.selection:
             env["selection"] = move.selection
             env["chosen_piles"] = [p for p, _ in move.selection]
@@ -301,7 +311,7 @@ class Game:
             for trigger in rules.triggers:
                 if trigger.after is None or template.name in trigger.after:
                     trigger.run(S, env)
-            if not S.over:
+            if not S.over and not env.get("acted"):
                 self._advance_turn(bool(env.get("end_turn", False)))
             counted = self._count_position()
             self._after_change()
@@ -318,6 +328,11 @@ class Game:
     def _advance_turn(self, end_turn: bool) -> None:
         """After a move: the turn's next phase, or (after the last, or `end_turn`) the next seat's turn."""
         rules, S = self.rules, self.state
+        if S.frames:  # a seat acted for another (`act`): back to that one, then on from its phase
+            seat, phase = S.frames[-1]
+            S.set_frames(S.frames[:-1])
+            S.set_current(seat, phase)
+            end_turn = False
         if rules.phases and not end_turn and S.phase + 1 < len(rules.phases):
             S.set_current(S.current, S.phase + 1)
         elif rules.rotation:
@@ -332,7 +347,7 @@ class Game:
 
     def _position_key(self) -> Any:
         S = self.state
-        return (tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current, S.phase)
+        return (tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current, S.phase, S.frames)
 
     def _count_position(self) -> bool:
         """Count the position reached (only for rulesets with `end.repeat`)."""

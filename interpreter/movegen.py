@@ -52,11 +52,15 @@ class MoveGenerator:
         select = spec.get("select")
         if select is not None:
             innermost += 1  # conditions on the chosen cards sit in the loop over selections
+        for_seat = "for_seat" in spec
+        if for_seat:
+            innermost += 1  # conditions on the chosen seat sit in the loop over seats
         select_level = innermost
         if select is not None:
             self.host.globals[f"SELECT_{k}"] = make_selector(self.host, template, path + ("select",), select, scope)
-        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level, "chosen": select_level}, innermost,
-                           f"h{k}_")
+        seat_level = innermost
+        hoister = _Hoister({"src": 1, "card": card_level, "dst": dst_level, "chosen": select_level,
+                            "target": seat_level}, innermost, f"h{k}_")
         scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
 
         def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
@@ -74,6 +78,10 @@ class MoveGenerator:
                 raise RulesetError(unknown("phase", spec["phase"], phases) if phases else
                                    "'phase' needs turns.phases", self.host.doc.pos(path + ("phase",)))
             conditions.append((0, f"(S.phase == {phases.index(spec['phase'])})"))
+        if for_seat:
+            for conjunct in conjuncts(self.host.parse(path + ("for_seat",))):
+                compiled = compile_here(conjunct, path + ("for_seat",))
+                conditions.append((seat_level, compiled.source))
         if "when" in spec:
             for conjunct in conjuncts(self.host.parse(path + ("when",))):
                 compiled = compile_here(conjunct, path + ("when",))
@@ -203,8 +211,16 @@ class MoveGenerator:
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
-        pick = ", b_card" if template.take == "any" else ""
-        if select is not None:
+        pick = ", b_card" if template.take == "any" else (", None" if for_seat else "")
+        seat_arg = ", b_target" if for_seat else ""
+        if select is not None and for_seat:
+            raise RulesetError("a move cannot have both 'select' and 'for_seat'", self.host.doc.pos(path))
+        if for_seat:
+            lines.append(f"{indent}for b_target in range(S.players):")
+            indent += "    "
+            emit(seat_level)
+            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, (){pick}{seat_arg}))")
+        elif select is not None:
             lines.append(f"{indent}for b_selection, b_chosen_piles, b_chosen in SELECT_{k}(S, b_src, b_dst, b_card, b_n, "
                          f"b_player):")
             indent += "    "
@@ -287,6 +303,8 @@ class _Hoister:
                 level = max(level, self.levels["card"])
             elif name in ("b_chosen", "b_chosen_piles"):
                 level = max(level, self.levels["chosen"])
+            elif name == "b_target":
+                level = max(level, self.levels["target"])
             elif name in self._levels:
                 level = max(level, self._levels[name])
         return level

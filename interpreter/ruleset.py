@@ -607,6 +607,23 @@ class _Builder:
                 for pile, count in env["selection"]:
                     S.move_cards(pile, to, count, False, chosen_face)
             return move_chosen
+        if kind == "act":
+            seat_of = self.evaluator(path + ("act", "seat"), scope, (INT,))
+            phases = self.rules.phases
+            phase_name = spec["act"].get("phase")
+            if phase_name is not None and phase_name not in phases:
+                raise RulesetError(unknown("phase", phase_name, phases) if phases else "'phase' needs turns.phases",
+                                   self.doc.pos(path + ("act", "phase")))
+            phase_index = phases.index(phase_name) if phase_name is not None else 0
+
+            def act(S: Any, env: dict[str, Any]) -> None:
+                seat = seat_of(S, env)
+                if not 0 <= seat < S.players:
+                    raise RulesetRuntimeError(f"act: there is no seat {seat}", self.doc.pos(path + ("act", "seat")))
+                S.set_frames(S.frames + ((S.current, S.phase),))
+                S.set_current(seat, phase_index)
+                env["acted"] = True  # the turn is handed over; it comes back after that seat's move
+            return act
         if kind == "end_turn":
             def end_turn(S: Any, env: dict[str, Any]) -> None:
                 env["end_turn"] = True  # the turn passes on after this move, skipping later phases
@@ -744,6 +761,8 @@ class _Builder:
             if "select" in spec:
                 bindings["chosen"] = ("b_chosen", CARDS)
                 bindings["chosen_piles"] = ("b_chosen_piles", PILES)
+            if "for_seat" in spec:
+                bindings["target"] = ("b_target", INT)
             scope = self.scope.with_bindings(bindings)
             take = spec.get("take", "top")
             if "do" in spec:
