@@ -285,27 +285,18 @@ class _Builder:
             value = compiled.value
             return lambda S, env: value
         name = self._fresh("expr")
-        prologue = self._prologue(compiled.source, scope, compiler)
+        prologue = self._prologue(compiled.source, scope, compiler.uses)
         source = f"def {name}(S, env):\n{prologue}    return {compiled.source}\n"
-        function = self.define(name, source)
-        pos = self.doc.expr_pos(path, node.pos)
-        text = str(self._value(path))
+        return _guarded(self.define(name, source), str(self._value(path)), self.doc.expr_pos(path, node.pos))
 
-        def run(S: Any, env: dict[str, Any]) -> Any:
-            try:
-                return function(S, env)
-            except Exception as exc:  # noqa: BLE001 - reported with the expression's position
-                raise runtime_error(exc, text, pos) from None
-
-        return run
-
-    def _prologue(self, source: str, scope: Scope, compiler: Compiler, exclude: str = "") -> str:
+    def _prologue(self, source: str, scope: Scope, uses: set[str], exclude: str = "") -> str:
+        """The first lines of a generated function: the state parts and bindings its body reads."""
         lines = []
-        if "P" in compiler.uses:
+        if "P" in uses:
             lines.append("    P = S.piles\n")
-        if "U" in compiler.uses:
+        if "U" in uses:
             lines.append("    U = S.up\n")
-        if "V" in compiler.uses:
+        if "V" in uses:
             lines.append("    V = S.vars\n")
         for dsl_name, (py_name, _) in scope.bindings.items():
             if py_name != exclude and py_name in names_in(source):
@@ -363,15 +354,14 @@ class _Builder:
         deck = self.rules.deck
         self.globals["CODE"] = deck.codes
         for attr, type_ in deck.attributes.items():
-            self.scope.card_attributes[attr] = {"int": INT, "str": "str", "list": "list"}[type_]
+            self.scope.card_attributes[attr] = type_  # "int", "str", "list": the compiler's type names
             self.globals[f"A_{attr}"] = deck.attribute_table(attr)
 
     def _filtered_deck(self, deck: Deck) -> Deck:
         """The deck's cards for which `deck.where` holds (it may read card attributes and options)."""
         path: PathKey = ("deck", "where")
         scope = Scope(bindings={"card": ("b_card", CARD)}, options=self.scope.options,
-                      card_attributes={a: {"int": INT, "str": "str", "list": "list"}[t]
-                                       for a, t in deck.attributes.items()})
+                      card_attributes=dict(deck.attributes))
         compiled, compiler = self.compile_node(self.parse(path), path, scope)
         if compiler.uses:
             raise RulesetError("deck.where can only read card attributes and options", self.doc.pos(path))
@@ -830,20 +820,10 @@ class _Builder:
             condition = compiled.source
         py_name = inner.bindings[name][0]
         body = f"[{py_name} for {py_name} in {iterable.source} if {condition}]"
-        merged = Compiler(scope)
-        merged.uses = outer_compiler.uses | compiler.uses
         function_name = self._fresh("items")
-        source = f"def {function_name}(S, env):\n{self._prologue(body, scope, merged, exclude=py_name)}" \
-                 f"    return {body}\n"
-        function = self.define(function_name, source)
-        pos = self.doc.pos(path)
-
-        def run(S: Any, env: dict[str, Any]) -> Any:
-            try:
-                return function(S, env)
-            except Exception as exc:  # noqa: BLE001
-                raise runtime_error(exc, "trigger", pos) from None
-        return run
+        prologue = self._prologue(body, scope, outer_compiler.uses | compiler.uses, exclude=py_name)
+        source = f"def {function_name}(S, env):\n{prologue}    return {body}\n"
+        return _guarded(self.define(function_name, source), "trigger", self.doc.pos(path))
 
     def _end(self) -> None:
         spec = self.data.get("end", {})
@@ -891,6 +871,16 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
             inner[names[0]] = item
             run_once(S, inner)
     return run_each
+
+
+def _guarded(function: Callable[..., Any], text: str, pos: SourcePos) -> Evaluator:
+    """A generated function whose failures are reported at `pos` (where its text is written)."""
+    def run(S: Any, env: dict[str, Any]) -> Any:
+        try:
+            return function(S, env)
+        except Exception as exc:  # noqa: BLE001 - reported with the expression's position
+            raise runtime_error(exc, text, pos) from None
+    return run
 
 
 def runtime_error(exc: Exception, text: str, pos: SourcePos | None) -> RulesetRuntimeError:
