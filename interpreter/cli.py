@@ -76,7 +76,8 @@ def play(
             seed = random.SystemRandom().randrange(1, 1_000_000_000)
         persisted = store.load(rules.name) if rules.persistent_variables() else None
         if deal_text is not None:
-            order = rules.deck.parse_order(deal_text, str(deal))
+            in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
+            order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
             game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
         else:
             game = rules.new_game(seed=seed, players=players, persisted=persisted)

@@ -49,10 +49,14 @@ class Deck:
         table[None] = None
         return table
 
-    def parse_order(self, text: str, source: str = "<deal>") -> list[int]:
-        """Read a deal: card codes separated by white space, top of the deck first, `#` comments."""
+    def parse_order(self, text: str, source: str = "<deal>", cards: tuple[int, ...] | None = None) -> list[int]:
+        """Read a deal: card codes separated by white space, top of the deck first, `#` comments.
+
+        `cards` are the ids in play (a ruleset may use fewer cards with fewer players); default all.
+        """
+        in_play = tuple(range(len(self.codes))) if cards is None else cards
         by_code: dict[str, list[int]] = {}
-        for card_id in reversed(range(len(self.codes))):
+        for card_id in reversed(in_play):
             by_code.setdefault(self.codes[card_id].upper(), []).append(card_id)
         order: list[int] = []
         for line_no, line in enumerate(text.splitlines(), 1):
@@ -65,10 +69,11 @@ class Deck:
                 if not by_code[code]:
                     raise DealError(f"{where}: '{match.group()}' appears more often than the deck holds it")
                 order.append(by_code[code].pop())
-        if len(order) != len(self.cards):
+        if len(order) != len(in_play):
             missing = sorted({code for code, ids in by_code.items() if ids})
-            raise DealError(f"{source}: the deal lists {len(order)} cards, the {self.name} deck has "
-                            f"{len(self.cards)}" + (f" (missing: {' '.join(missing[:10])})" if missing else ""))
+            raise DealError(f"{source}: the deal lists {len(order)} cards, the game uses "
+                            f"{len(in_play)} of the {self.name} deck"
+                            + (f" (missing: {' '.join(missing[:10])})" if missing else ""))
         return order
 
 
@@ -122,6 +127,18 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
     for name, rule in data.get("derive", {}).items():
         for card in cards:
             card[name] = rule["map"].get(card.get(rule["from"]))
+    if "copy" in attributes:
+        raise RulesetError("'copy' is given to every card (1 for the first of equal cards, 2 for the next, ...); "
+                           "the deck cannot declare it", doc.pos(("attributes", "copy"), key=True))
+    seen_copies: dict[str, int] = {}
+    for card in cards:  # equal cards are numbered, so a ruleset can keep only some copies
+        key = repr(sorted(card.items()))
+        seen_copies[key] = seen_copies.get(key, 0) + 1
+    for card in reversed(cards):
+        key = repr(sorted(card.items()))
+        card["copy"] = seen_copies[key]
+        seen_copies[key] -= 1
+    attributes["copy"] = "int"
     for index, card in enumerate(cards):
         for name, value in card.items():
             where = origins[index] + ((name,) if len(origins[index]) == 2 else ())
@@ -154,5 +171,5 @@ def _check_codes(doc: Document, cards: list[dict[str, Any]], codes: tuple[str, .
         if any(c.isspace() or c == "#" for c in code) or not code:
             raise RulesetError(f"card code {code!r} must be non-empty, without spaces or '#'", doc.pos(("code",)))
         other = seen.setdefault(code.upper(), card)
-        if other != card:
+        if {k: v for k, v in other.items() if k != "copy"} != {k: v for k, v in card.items() if k != "copy"}:
             raise RulesetError(f"two different cards share the code {code!r}", doc.pos(("code",)))

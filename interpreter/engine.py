@@ -82,8 +82,8 @@ class Move:
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
-    __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "journal",
-                 "marks", "deck_order", "players")
+    __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
+                 "journal", "marks", "deck_order", "players")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -95,6 +95,7 @@ class State:
         self.over = False
         self.outcome: str | None = None
         self.reason = ""
+        self.winners: tuple[int, ...] | None = None  # named by the end condition that ended the game
         self.journal: list[tuple[Any, ...]] = []
         self.marks: list[int] = []
         self.deck_order: list[int] = []
@@ -111,6 +112,7 @@ class State:
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
+        other.winners = self.winners
         other.journal = list(self.journal)
         other.marks = list(self.marks)
         other.deck_order = self.deck_order
@@ -158,14 +160,14 @@ class State:
         self.journal.append(("var", slot, self.vars[slot]))
         self.vars[slot] = value
 
-    def end(self, outcome: str, reason: str) -> None:
+    def end(self, outcome: str, reason: str, winners: tuple[int, ...] | None = None) -> None:
         if not self.over:
-            self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason))
-            self.over, self.outcome, self.reason = True, outcome, reason
+            self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason, self.winners))
+            self.over, self.outcome, self.reason, self.winners = True, outcome, reason, winners
 
     def set_current(self, player: int, phase: int = 0) -> None:
         """Give the turn (and its phase) to a seat."""
-        self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason))
+        self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason, self.winners))
         self.current, self.phase = player, phase
 
     def place_deck(self, pile: int) -> None:
@@ -189,7 +191,7 @@ class State:
             elif kind == "frames":
                 self.frames = entry[1]
             else:
-                _, self.current, self.phase, self.over, self.outcome, self.reason = entry
+                _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
 
 
 class Game:
@@ -206,12 +208,13 @@ class Game:
                              f"not {self.players}")
         self.seed = seed
         deck = rules.deck
+        in_play = rules.deck_cards[self.players]  # `deck.where` may keep cards by the number of players
         if deal is not None:
-            order = deck.parse_order(deal if isinstance(deal, str) else " ".join(deal))
+            order = deck.parse_order(deal if isinstance(deal, str) else " ".join(deal), cards=in_play)
         else:
             if seed is None:
                 raise SetupError("a game needs a seed or a deal")
-            order = list(range(len(deck)))
+            order = list(in_play)
             random.Random(seed).shuffle(order)
         self.state = State(rules, self.players)
         self.state.deck_order = order
@@ -228,6 +231,9 @@ class Game:
         env = {"player": 0}
         for effect in rules.setup:
             effect(S, env)
+        if rules.phases:
+            S.current, S.phase = 0, min(set(range(len(rules.phases))) - rules.interrupt_phases)
+            self._skip_optional_phases()
         S.journal.clear()
         # With `end.repeat`: how often each position has occurred, and the key after each move.
         self._seen: dict[Any, int] = {}
@@ -327,18 +333,45 @@ class Game:
 
     def _advance_turn(self, end_turn: bool) -> None:
         """After a move: the turn's next phase, or (after the last, or `end_turn`) the next seat's turn."""
-        rules, S = self.rules, self.state
+        S = self.state
         if S.frames:  # a seat acted for another (`act`): back to that one, then on from its phase
             seat, phase = S.frames[-1]
             S.set_frames(S.frames[:-1])
             S.set_current(seat, phase)
             end_turn = False
-        if rules.phases and not end_turn and S.phase + 1 < len(rules.phases):
-            S.set_current(S.current, S.phase + 1)
-        elif rules.rotation:
-            S.set_current((S.current + 1) % self.players, 0)
+        self._next_phase(end_turn)
+        self._skip_optional_phases()
+
+    def _next_phase(self, end_turn: bool) -> None:
+        """The turn's next phase (interrupt phases are entered only by `act`), or the next turn."""
+        rules, S = self.rules, self.state
+        following = S.phase + 1
+        while following in rules.interrupt_phases:
+            following += 1
+        if rules.phases and not end_turn and following < len(rules.phases):
+            S.set_current(S.current, following)
+            return
+        first = 0
+        while first in rules.interrupt_phases:
+            first += 1
+        if rules.rotation:
+            S.set_current((S.current + 1) % self.players, first)
         elif rules.phases:
-            S.set_current(S.current, 0)
+            S.set_current(S.current, first)
+
+    def _skip_optional_phases(self) -> None:
+        """An optional phase that offers the seat no move is passed over (a move owed only sometimes)."""
+        rules, S = self.rules, self.state
+        if not rules.optional_phases:
+            return
+        for _ in range(len(rules.phases) * self.players):  # at most one full round of phases
+            if S.over or S.phase not in rules.optional_phases:
+                return
+            moves: list[Move] = []
+            rules.enumerate_all(S, moves, Move, rules)
+            if moves:
+                return
+            self._next_phase(False)
 
     @property
     def phase(self) -> str | None:
@@ -371,7 +404,7 @@ class Game:
             env = {"player": S.current}
             for condition in rules.end_conditions:
                 if condition.test(S, env):
-                    S.end(condition.result, condition.reason)
+                    S.end(condition.result, condition.reason, condition.winners_of(S, env))
                     break
         repeat = rules.repeat
         if not S.over and repeat is not None and self._keys and self._seen[self._keys[-1]] >= repeat[0]:
@@ -443,6 +476,16 @@ class Game:
         if score is None:
             return [0] * self.players
         return [score(self.state, {"player": p}) for p in range(self.players)]
+
+    def winners(self) -> list[int] | None:
+        """The seats that won a finished multi-seat game (0-based): those its end condition names,
+        else those with the best score. None for a one-seat ruleset or an unfinished game."""
+        if self.players == 1 or not self.state.over:
+            return None
+        if self.state.winners is not None:
+            return list(self.state.winners)
+        scores = self.scores()
+        return [p for p, s in enumerate(scores) if s == max(scores)]
 
     def variable(self, name: str, player: int | None = None) -> Any:
         variable = self.rules.variables[name]

@@ -72,12 +72,16 @@ class MoveGenerator:
                 raise self.host.error_at(where, exc) from None
 
         conditions: list[tuple[int, str]] = []  # (level, python condition)
-        if "phase" in spec:  # offered only in that phase of the turn
+        if "phase" in spec:  # offered only in that phase (or those phases) of the turn
             phases = self.host.rules.phases
-            if spec["phase"] not in phases:
-                raise RulesetError(unknown("phase", spec["phase"], phases) if phases else
-                                   "'phase' needs turns.phases", self.host.doc.pos(path + ("phase",)))
-            conditions.append((0, f"(S.phase == {phases.index(spec['phase'])})"))
+            wanted = [spec["phase"]] if isinstance(spec["phase"], str) else spec["phase"]
+            for i, name in enumerate(wanted):
+                if name not in phases:
+                    where = path + ("phase",) + ((i,) if isinstance(spec["phase"], list) else ())
+                    raise RulesetError(unknown("phase", name, phases) if phases else "'phase' needs turns.phases",
+                                       self.host.doc.pos(where))
+            indexes = tuple(sorted({phases.index(name) for name in wanted}))
+            conditions.append((0, f"(S.phase == {indexes[0]})" if len(indexes) == 1 else f"(S.phase in {indexes!r})"))
         if for_seat:
             for conjunct in conjuncts(self.host.parse(path + ("for_seat",))):
                 compiled = compile_here(conjunct, path + ("for_seat",))

@@ -148,7 +148,7 @@ class Session:
 def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[str, Any]:
     """The JSON summary of a finished (or abandoned) game."""
     scores = game.scores()
-    best = max(scores) if scores else 0
+    winners = game.winners()
     return {
         "ruleset": game.rules.name,
         "seed": seed,
@@ -162,7 +162,7 @@ def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[st
         "outcome": game.outcome,
         "reason": game.reason,
         "label": game.label(),
-        "winners": [p + 1 for p, s in enumerate(scores) if s == best] if game.players > 1 else None,
+        "winners": [p + 1 for p in winners] if winners is not None else None,
         "persistent": game.persistent_values(),
     }
 

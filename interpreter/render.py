@@ -55,7 +55,7 @@ def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
 
 def _column_table(game: Game, zone: str, player: int) -> Table:
     rules = game.rules
-    piles = rules.zones[zone].piles_for(game.players)
+    piles = _shown_piles(game, zone)
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
     for pile in piles:
         table.add_column(Text(rules.pile_names[pile], style="dim"), justify="left", min_width=3)
@@ -70,6 +70,12 @@ def _column_table(game: Game, zone: str, player: int) -> Table:
                 cells.append(Text(EMPTY if row == 0 and not cards else "", style="dim"))
         table.add_row(*cells)
     return table
+
+
+def _shown_piles(game: Game, zone: str) -> tuple[int, ...]:
+    spec = game.rules.zones[zone]
+    piles = spec.piles_for(game.players)
+    return tuple(p for p in piles if game.state.piles[p]) if spec.hide_empty else piles
 
 
 def render_table(game: Game, player: int = 0) -> Group:
@@ -90,9 +96,9 @@ def render_table(game: Game, player: int = 0) -> Group:
                 if line.plain:
                     parts.append(line)
                     line = Text()
-                parts.extend(_pile_line(game, zone, pile, player) for pile in spec.piles_for(game.players))
+                parts.extend(_pile_line(game, zone, pile, player) for pile in _shown_piles(game, zone))
                 continue
-            for pile in spec.piles_for(game.players):
+            for pile in _shown_piles(game, zone):
                 if line.plain:
                     line.append("   ")
                 line.append_text(_pile_line(game, zone, pile, player))

@@ -66,6 +66,7 @@ class Zone:
     show: str
     visibility: str
     seat_piles: tuple[tuple[int, ...], ...] | None = None  # a per-player zone's piles, seat by seat
+    hide_empty: bool = False  # the terminal leaves out empty piles
 
     def piles_for(self, players: int) -> tuple[int, ...]:
         """The piles in use in a game of `players` seats."""
@@ -104,6 +105,13 @@ class EndCondition:
     test: Evaluator
     result: str
     reason: str
+    winners: Evaluator | None = None  # the winning seats: a seat or a list of seats
+
+    def winners_of(self, S: Any, env: dict[str, Any]) -> tuple[int, ...] | None:
+        if self.winners is None:
+            return None
+        seats = self.winners(S, env)
+        return (seats,) if isinstance(seats, int) else tuple(seats)
 
 
 class Ruleset:
@@ -115,6 +123,7 @@ class Ruleset:
         self.description = ""
         self.path: Path | None = None
         self.deck: Deck
+        self.deck_cards: dict[int, tuple[int, ...]] = {}  # number of players -> the card ids in play
         self.options: dict[str, Option] = {}
         self.option_values: dict[str, Any] = {}
         self.min_players = 1
@@ -143,6 +152,8 @@ class Ruleset:
         self.label: Evaluator | None = None
         self.rotation = False
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
+        self.optional_phases: frozenset[int] = frozenset()   # skipped when they offer no move
+        self.interrupt_phases: frozenset[int] = frozenset()  # entered only through `act`
         self.generated_source = ""
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
@@ -322,8 +333,8 @@ class _Builder:
         rules.description = data.get("description", "")
         rules.path = self.path
         self._options()
-        self._deck()
         self._players()
+        self._deck()
         self._zones()
         self._declare_variables()
         self._functions()
@@ -349,29 +360,54 @@ class _Builder:
         else:
             raise RulesetError(f"deck '{name}' not found (looked for {name}.yaml next to the ruleset, in decks/ "
                                f"and among the bundled decks)", self.doc.pos(where))
+        rules = self.rules
+        counts = range(rules.min_players, rules.max_players + 1)
         if isinstance(spec, dict) and "where" in spec:
-            self.rules.deck = self._filtered_deck(self.rules.deck)
-        deck = self.rules.deck
+            kept = self._deck_filter(rules.deck)
+            used = sorted({i for ids in kept.values() for i in ids})
+            renumber = {old: new for new, old in enumerate(used)}
+            rules.deck = rules.deck.subset(used)
+            rules.deck_cards = {n: tuple(renumber[i] for i in kept[n]) for n in counts}
+        else:
+            rules.deck_cards = {n: tuple(range(len(rules.deck))) for n in counts}
+        deck = rules.deck
         self.globals["CODE"] = deck.codes
         for attr, type_ in deck.attributes.items():
             self.scope.card_attributes[attr] = type_  # "int", "str", "list": the compiler's type names
             self.globals[f"A_{attr}"] = deck.attribute_table(attr)
 
-    def _filtered_deck(self, deck: Deck) -> Deck:
-        """The deck's cards for which `deck.where` holds (it may read card attributes and options)."""
-        path: PathKey = ("deck", "where")
-        scope = Scope(bindings={"card": ("b_card", CARD)}, options=self.scope.options,
-                      card_attributes=dict(deck.attributes))
-        compiled, compiler = self.compile_node(self.parse(path), path, scope)
-        if compiler.uses:
-            raise RulesetError("deck.where can only read card attributes and options", self.doc.pos(path))
+    def _deck_filter(self, deck: Deck) -> dict[int, list[int]]:
+        """The cards `deck.where` keeps, for each number of players the ruleset allows.
+
+        `where` is an expression, or a mapping of named expressions of which any may hold (so that
+        variants can each add their cards). It reads card attributes, options and `players`.
+        """
+        spec = self.data["deck"]["where"]
+        paths: list[PathKey] = [("deck", "where", key) for key in spec] if isinstance(spec, dict) \
+            else [("deck", "where")]
+        scope = Scope(bindings={"card": ("b_card", CARD), "players": ("b_players", INT),
+                                "seats": ("range(b_players)", "list")},
+                      options=self.scope.options, card_attributes=dict(deck.attributes))
         tables = {f"A_{a}": deck.attribute_table(a) for a in deck.attributes}
-        test = eval(compile(f"lambda b_card: {compiled.source}", "<deck filter>", "eval"),  # noqa: S307
-                    {**RUNTIME_GLOBALS, **tables})  # generated from the parsed tree only
-        kept = [i for i in range(len(deck)) if test(i)]
-        if not kept:
-            raise RulesetError("deck.where leaves no card", self.doc.pos(path))
-        return deck.subset(kept)
+        tests = []
+        for path in paths:
+            compiled, compiler = self.compile_node(self.parse(path), path, scope)
+            if compiler.uses:
+                raise RulesetError("deck.where can only read card attributes, options and players",
+                                   self.doc.pos(path))
+            name = self._fresh("deck_where")
+            source = f"def {name}(b_card, b_players):\n    return {compiled.source}\n"
+            self.sources.append(source)
+            namespace = {**RUNTIME_GLOBALS, **tables}
+            exec(compile(source, "<deck filter>", "exec"), namespace)  # generated from the parsed tree only
+            tests.append(_guarded_card_test(namespace[name], str(self._value(path)), self.doc.expr_pos(path, 0)))
+        kept: dict[int, list[int]] = {}
+        for players in range(self.rules.min_players, self.rules.max_players + 1):
+            kept[players] = [i for i in range(len(deck)) if any(test(i, players) for test in tests)]
+            if not kept[players]:
+                raise RulesetError(f"deck.where leaves no card (with {players} players)",
+                                   self.doc.pos(("deck", "where")))
+        return kept
 
     def _options(self) -> None:
         rules = self.rules
@@ -405,9 +441,19 @@ class _Builder:
         turns = self.data.get("turns", {})
         order = turns.get("order", "solo" if rules.max_players == 1 else "rotation")
         rules.rotation = order == "rotation"
-        rules.phases = tuple(turns.get("phases", ()))
+        phase_specs = [p if isinstance(p, dict) else {"name": p} for p in turns.get("phases", ())]
+        rules.phases = tuple(p["name"] for p in phase_specs)
+        rules.optional_phases = frozenset(i for i, p in enumerate(phase_specs) if p.get("optional", False))
+        rules.interrupt_phases = frozenset(i for i, p in enumerate(phase_specs) if p.get("interrupt", False))
         if len(set(rules.phases)) != len(rules.phases):
             raise RulesetError("turns.phases: each phase once", self.doc.pos(("turns", "phases")))
+        if rules.phases and len(rules.interrupt_phases) == len(rules.phases):
+            raise RulesetError("turns.phases: a turn needs a phase that is not an interrupt",
+                               self.doc.pos(("turns", "phases")))
+        # `players` in expressions: the number of seats in this game; `seats`: their numbers, 0-based.
+        self.globals["SEAT_LISTS"] = tuple(tuple(range(n)) for n in range(rules.max_players + 1))
+        self.scope.bindings["players"] = ("S.players", INT)
+        self.scope.bindings["seats"] = ("SEAT_LISTS[S.players]", "list")
         if rules.phases:
             self.globals["PHASE_NAMES"] = rules.phases
             # `phase` in expressions: the name of the turn's current phase.
@@ -435,16 +481,20 @@ class _Builder:
                                        self.doc.pos(("zones", name)))
             shorts[short] = shorts[name] = name
             single = "count" not in spec
+            labels = spec.get("labels") or [str(i + 1) for i in range(count)]
+            if len(labels) != count or len(set(labels)) != count:
+                raise RulesetError(f"labels: one different label for each of the {count} piles",
+                                   self.doc.pos(("zones", name, "labels")))
             rules.zones[name] = Zone(name, piles, single, short, spec.get("label", name.replace("_", " ")),
                                      spec.get("show", "stack"), spec.get("visibility", "faces"),
-                                     seat_piles if per_player else None)
+                                     seat_piles if per_player else None, spec.get("hide_empty", False))
             for seat in range(seats):
                 for i in range(count):
                     zone_of.append(name)
                     index_in.append(i)
                     owners.append(seat if per_player else -1)
                     # A seat's pile is named with `@` and the seat's number: `h@2`, `w3@2`.
-                    names.append((short if single else f"{short}{i + 1}") + (f"@{seat + 1}" if per_player else ""))
+                    names.append((short if single else f"{short}{labels[i]}") + (f"@{seat + 1}" if per_player else ""))
             if per_player:
                 self.globals[f"SEATS_{name}"] = tuple(group[0] if single else group for group in seat_piles)
             self.scope.zones[name] = (piles, single, per_player)
@@ -489,7 +539,8 @@ class _Builder:
         """Compile each variable's initial value (from options only) and its `show` condition."""
         rules = self.rules
         specs = self.data.get("variables", {})
-        init_scope = Scope(bindings={"player": ("b_player", INT)}, zones=self.scope.zones,
+        init_scope = Scope(bindings={"player": ("b_player", INT), "players": self.scope.bindings["players"],
+                                     "seats": self.scope.bindings["seats"]}, zones=self.scope.zones,
                            options=self.scope.options, card_attributes=self.scope.card_attributes,
                            functions=self.scope.functions)
         for name, spec in specs.items():
@@ -648,15 +699,27 @@ class _Builder:
         src = self.evaluator(path + ("from",), scope, (PILE,)) if "from" in options else None
         dst = self.evaluator(path + ("to",), scope, (PILE,)) if "to" in options else None
         count = self.evaluator(path + ("count",), scope, (INT,)) if "count" in options else None
+        one = self.evaluator(path + ("card",), scope, (CARD,)) if "card" in options else None
         if src is None and "src" not in scope.bindings or dst is None and "dst" not in scope.bindings:
             raise RulesetError("this move effect needs 'from' and 'to' (there is no chosen source or destination here)",
                                self.doc.pos(path))
+        if one is not None and count is not None:
+            raise RulesetError("a move effect takes 'card' or 'count', not both", self.doc.pos(path + ("card",)))
         flip = options.get("flip", False)
         face = {"up": True, "down": False}.get(options.get("face", ""), None)
 
         def move(S: Any, env: dict[str, Any]) -> None:
             source = src(S, env) if src is not None else env["src"]
             target = dst(S, env) if dst is not None else env["dst"]
+            if one is not None:  # one given card: bring it to the top of its pile, then move it
+                card = one(S, env)
+                pile = S.piles[source]
+                if card not in pile:
+                    raise RulesetRuntimeError(f"the card {self.rules.deck.codes[card] if card is not None else 'none'}"
+                                              f" is not on {self.rules.pile_names[source]}", self.doc.pos(path + ("card",)))
+                S.lift(source, len(pile) - pile.index(card))
+                S.move_cards(source, target, 1, flip, face)
+                return
             if count is not None:
                 n = count(S, env)
             elif src is None:
@@ -830,7 +893,9 @@ class _Builder:
         scope = self.scope.with_bindings({"player": ("b_player", INT)})
         for i, cond in enumerate(spec.get("when", [])):
             test = self.evaluator(("end", "when", i, "if"), scope)
-            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", "")))
+            winners = self.evaluator(("end", "when", i, "winners"), scope, (INT, "list")) \
+                if "winners" in cond else None
+            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", ""), winners))
         if "no_moves" in spec:
             self.rules.no_moves_result = (spec["no_moves"]["result"], spec["no_moves"].get("reason",
                                                                                            "no move is possible"))
@@ -871,6 +936,16 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
             inner[names[0]] = item
             run_once(S, inner)
     return run_each
+
+
+def _guarded_card_test(function: Callable[..., Any], text: str, pos: SourcePos) -> Callable[[int, int], Any]:
+    """`deck.where` for one card and player count; failures are reported at the expression."""
+    def run(card: int, players: int) -> Any:
+        try:
+            return function(card, players)
+        except Exception as exc:  # noqa: BLE001 - reported with the expression's position
+            raise runtime_error(exc, text, pos) from None
+    return run
 
 
 def _guarded(function: Callable[..., Any], text: str, pos: SourcePos) -> Evaluator:

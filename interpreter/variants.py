@@ -31,26 +31,56 @@ def find_base(name: str, variant: Path) -> Path | None:
 
 def resolve_extends(doc: Document, path: Path, chain: tuple[Path, ...] = ()) -> Document:
     """The document with its `extends:` chain merged in (unchanged if it extends nothing)."""
+    return _resolve(doc, path, chain)[0]
+
+
+def _resolve(doc: Document, path: Path, chain: tuple[Path, ...]) -> tuple[Document, list[Path]]:
+    """The merged document and the files merged into it, bases first (not counting `doc` itself).
+
+    `extends: [a, b, c]` combines variants of one base: `a` is resolved fully, then the changes
+    `b` and `c` make themselves are merged over it in order; each must extend only files that
+    are already part of the result (a game with several expansions).
+    """
     data = doc.data
     if not isinstance(data, dict) or "extends" not in data:
-        return doc
-    name = data["extends"]
-    if not isinstance(name, str):
-        raise RulesetError("extends: expected the name or path of a ruleset", doc.pos(("extends",)))
+        return doc, []
+    names = data["extends"]
+    listed = isinstance(names, list)
+    if isinstance(names, str):
+        names = [names]
+    if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
+        raise RulesetError("extends: expected the name or path of a ruleset, or a list of them", doc.pos(("extends",)))
     if "ruleset" not in data:
         raise RulesetError("a variant needs its own 'ruleset' name", doc.pos(("extends",), key=True))
-    base_path = find_base(name, path)
-    if base_path is None:
-        raise RulesetError(f"extends: no ruleset '{name}' next to this file or among the bundled ones",
-                           doc.pos(("extends",)))
     here = path.resolve()
-    if base_path.resolve() in chain + (here,) or len(chain) >= _MAX_DEPTH:
-        raise RulesetError(f"extends: '{name}' leads back to this file (a cycle of variants)", doc.pos(("extends",)))
-    base = resolve_extends(load_document(base_path), base_path, chain + (here,))
-    if not isinstance(base.data, dict):
-        raise RulesetError(f"extends: '{name}' is not a ruleset", doc.pos(("extends",)))
-    return merge(base, doc)
-
+    result: Document | None = None
+    included: list[Path] = []
+    for i, name in enumerate(names):
+        where: PathKey = ("extends", i) if listed else ("extends",)
+        base_path = find_base(name, path)
+        if base_path is None:
+            raise RulesetError(f"extends: no ruleset '{name}' next to this file or among the bundled ones",
+                               doc.pos(where))
+        if base_path.resolve() in chain + (here,) or len(chain) >= _MAX_DEPTH:
+            raise RulesetError(f"extends: '{name}' leads back to this file (a cycle of variants)", doc.pos(where))
+        base_doc = load_document(base_path)
+        base, base_chain = _resolve(base_doc, base_path, chain + (here,))
+        if not isinstance(base.data, dict):
+            raise RulesetError(f"extends: '{name}' is not a ruleset", doc.pos(where))
+        if result is None:
+            result = base
+        else:
+            missing = [p for p in base_chain if p not in included]
+            if missing:
+                raise RulesetError(f"extends: '{name}' is a variant of '{missing[0].stem}', which the rulesets before "
+                                   f"it in the list do not include", doc.pos(where))
+            if "extends" not in base_doc.data:
+                raise RulesetError(f"extends: '{name}' is not a variant; only the first in the list may be a base",
+                                   doc.pos(where))
+            result = merge(result, base_doc)  # only the changes that variant makes itself
+        included.extend(base_chain + [base_path.resolve()])
+    assert result is not None
+    return merge(result, doc), included
 
 def merge(base: Document, variant: Document) -> Document:
     """Merge `variant` over `base` (see the module docstring)."""

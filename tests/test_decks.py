@@ -31,7 +31,7 @@ def test_decktet_lists_every_card_with_its_suits_as_in_games_md() -> None:
     assert len(basic) == 36
     assert by_name["Chance Meeting"]["suits"] == ["moons", "leaves"] and by_name["Chance Meeting"]["rank"] == 7
     assert by_name["Light Keeper"]["suits"] == ["suns", "waves", "knots"] and by_name["Light Keeper"]["rank"] == 10
-    assert by_name["Windfall"] == {"name": "Windfall", "rank": 12, "kind": "crown", "suits": ["knots"]}
+    assert by_name["Windfall"] == {"name": "Windfall", "rank": 12, "kind": "crown", "suits": ["knots"], "copy": 1}
     assert by_name["Excuse"].get("rank") is None and by_name["Excuse"]["suits"] == []
     # Each suit is marked on eight of the numerals.
     for suit in ("moons", "suns", "waves", "leaves", "wyrms", "knots"):
