@@ -1,7 +1,9 @@
 """Bots that choose moves: `random` (uniform) and `greedy` (best immediate score gain).
 
 Each bot has its own seeded random generator, so a game played by bots is the same
-on every machine for the same seeds.
+on every machine for the same seeds. A bot decides from what its seat may see: the
+legal moves offered to it, and copies of the game in which every card it cannot see
+has been dealt anew at random (`Game.determinize`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class GreedyBot:
 
     def choose(self, game: Game) -> Move:
         player = game.current_player
-        trial = game.clone()
+        trial = game.determinize(player, self.rng)  # the cards this seat cannot see, guessed
         before = trial.scores()[player]
         best: list[Move] = []
         best_gain = None

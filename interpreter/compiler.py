@@ -239,8 +239,14 @@ class Compiler:
         if func == "of":
             arity(2)
             zone = args[0]
+            if isinstance(zone, Name) and zone.name in self.scope.variables and self.scope.variables[zone.name][2] \
+                    and zone.name not in self.scope.bindings and zone.name not in self._locals:
+                slot, type_, _ = self.scope.variables[zone.name]  # a per-player variable: that seat's value
+                seat = self.compile(args[1], (INT,))
+                self.uses.add("V")
+                return Compiled(f"V[{slot} + {seat.source}]", type_)
             if not (isinstance(zone, Name) and zone.name in self.scope.zones and self.scope.zones[zone.name][2]):
-                raise CompileError("of(ZONE, seat) takes a per-player zone", zone.pos)
+                raise CompileError("of(ZONE, seat) takes a per-player zone or variable", zone.pos)
             seat = self.compile(args[1], (INT,))
             single = self.scope.zones[zone.name][1]
             return Compiled(f"SEATS_{zone.name}[{seat.source}]", PILE if single else PILES)

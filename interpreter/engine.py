@@ -459,6 +459,41 @@ class Game:
         other._legal = list(self._legal) if self._legal is not None else None
         return other
 
+    def determinize(self, seat: int, rng: random.Random) -> "Game":
+        """A copy of the game as `seat` could imagine it: every card it cannot see is dealt anew at
+        random among the places of the cards it cannot see (faces kept as they lie).
+
+        The result depends only on what the seat sees (its view) and on `rng`: the hidden cards
+        are gathered in card-id order before the shuffle, so two games that differ only in cards
+        the seat cannot see give the same copy. The copy has no undo history and no record of the
+        deal. Bots decide on such copies, never on the game itself.
+        """
+        other = self.clone()
+        S = other.state
+        slots: list[tuple[int, int]] = []
+        hidden: list[int] = []
+        for pile, cards in enumerate(S.piles):
+            for i, card in enumerate(cards):
+                if not self.visible(card, pile, seat):
+                    slots.append((pile, i))
+                    hidden.append(card)
+        if hidden:
+            faces = [S.up[card] for card in hidden]
+            hidden.sort()
+            rng.shuffle(hidden)
+            piles = {pile: list(S.piles[pile]) for pile, _ in slots}
+            for (pile, i), card, face in zip(slots, hidden, faces):
+                piles[pile][i] = card
+                S.up[card] = face
+            for pile, cards in piles.items():
+                S.piles[pile] = cards
+        S.journal = []
+        S.marks = []
+        S.deck_order = []
+        other.history = list(self.history)
+        other._legal = None
+        return other
+
     # -- moves as text --------------------------------------------------------------------
 
     def parse_move(self, text: str) -> Move:

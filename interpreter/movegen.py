@@ -315,8 +315,11 @@ class _Hoister:
 
     def __call__(self, compiled: Compiled) -> Compiled:
         source = compiled.source
-        if any(name.startswith("l_") for name in names_in(source)) or source.isidentifier():
+        names = names_in(source)
+        if any(name.startswith("l_") for name in names) or source.isidentifier():
             return compiled  # bound inside a comprehension, or already a plain name
+        if "V" in names:
+            return compiled  # a variable may hold `none` where a pile is read: computed only where written
         name = self._by_source.get(source)
         if name is None:
             level = self.level_of(source)

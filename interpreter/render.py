@@ -122,7 +122,11 @@ def status_line(game: Game, player: int = 0) -> Text:
         if text.plain:
             text.append("   ")
         text.append(f"{variable.label}: ", style="dim")
-        text.append(str(game.variable(variable.name, player)), style="bold")
+        if variable.per_player and game.players > 1:  # every seat's value, seat 1 first
+            values = [str(game.variable(variable.name, seat)) for seat in range(game.players)]
+            text.append(" / ".join(values), style="bold")
+        else:
+            text.append(str(game.variable(variable.name, player)), style="bold")
     if game.players > 1:
         text.append(f"   seat {game.current_player + 1} to play", style="bold")
     if game.phase is not None:
