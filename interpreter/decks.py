@@ -65,6 +65,8 @@ class Deck:
                 code = match.group().upper()
                 where = f"{source}:{line_no}:{match.start() + 1}"
                 if code not in by_code:
+                    if any(c.upper() == code for c in self.codes):
+                        raise DealError(f"{where}: '{match.group()}' is not among the cards in play")
                     raise DealError(f"{where}: '{match.group()}' is not a card of the {self.name} deck")
                 if not by_code[code]:
                     raise DealError(f"{where}: '{match.group()}' appears more often than the deck holds it")
