@@ -11,7 +11,8 @@ from typing import Any, List, Optional
 import typer
 import yaml
 from rich.console import Console
-from rich.table import Table
+from rich.padding import Padding
+from rich.text import Text
 
 from . import store
 from .bots import BOT_KINDS, make_bot
@@ -142,12 +143,7 @@ def _header(path: Path) -> dict[str, Any]:
 @app.command("list")
 def list_rulesets() -> None:
     """The bundled rulesets: what each extends, its description and its options' defaults."""
-    table = Table(box=None, header_style="bold")
-    table.add_column("ruleset", no_wrap=True, style="bold cyan")
-    table.add_column("players", no_wrap=True)
-    table.add_column("extends", no_wrap=True)
-    table.add_column("description", ratio=3)
-    table.add_column("options (default)", ratio=2)
+    console = Console(highlight=False)
     for path in sorted(rulesets_dir().glob("*.yaml"), key=lambda p: p.stem):
         data = _header(path)
         if "extends" in data:  # show the variant's options as they are after the merge
@@ -157,11 +153,20 @@ def list_rulesets() -> None:
             except CardrulesError:
                 pass
         players = data.get("players", 1)
-        players_text = str(players) if isinstance(players, int) else f"{players.get('min')}-{players.get('max')}"
+        players_text = f"{players} player{'s' if players > 1 else ''}" if isinstance(players, int) \
+            else f"{players.get('min')}-{players.get('max')} players"
+        head = Text(path.stem, style="bold cyan")
+        head.append(f"  {players_text}", style="dim")
+        extends = data.get("extends")
+        if extends:
+            head.append("  extends ", style="dim")
+            head.append(", ".join(extends) if isinstance(extends, list) else str(extends))
+        console.print(head)
+        if data.get("description"):
+            console.print(Padding(str(data["description"]), (0, 0, 0, 4)))
         options = ", ".join(f"{k}={_option_text(spec.get('default'))}" for k, spec in (data.get("options") or {}).items())
-        table.add_row(path.stem, players_text, str(data.get("extends", "")), str(data.get("description", "")),
-                      options)
-    Console(highlight=False).print(table)
+        if options:
+            console.print(Padding(Text("options: ", style="dim").append(options, style=""), (0, 0, 0, 4)))
 
 
 @app.command()

@@ -535,8 +535,9 @@ class Game:
     def persistent_values(self) -> dict[str, Any]:
         return {name: self.variable(name) for name in self.rules.persistent_variables()}
 
-    def visible(self, card: int, pile: int, player: int) -> bool:
-        """May `player` see which card `card` (lying on `pile`) is?"""
+    def visible(self, card: int, pile: int, player: int | None) -> bool:
+        """May `player` see which card `card` (lying on `pile`) is? `None` is a spectator, who
+        sees only what every seat sees."""
         rules = self.rules
         visibility = rules.zones[rules.pile_zone[pile]].visibility
         if visibility == "all":

@@ -3,11 +3,14 @@
 Generic over rulesets: zones are drawn as the ruleset's `layout` and each zone's
 `show` style say (stack, fan, row or column), face-up cards with the deck's face
 text and style, hidden cards as the deck's back.
+
+A view is a seat (0-based) or None: a spectator's view, which shows only what every
+seat may see (no seat's own hidden cards), for tables drawn to no one seat in particular.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Group
 from rich.table import Table
@@ -17,7 +20,6 @@ from .engine import Game, Move
 
 EMPTY = "[  ]"
 
-
 def card_text(game: Game, card: int | None) -> Text:
     """A card as shown to a seat: its face (styled) or the deck's back when `card` is None."""
     deck = game.rules.deck
@@ -26,11 +28,11 @@ def card_text(game: Game, card: int | None) -> Text:
     return Text(deck.faces[card], style=deck.styles[card] or "")
 
 
-def _visible(game: Game, pile: int, card: int, player: int) -> int | None:
+def _visible(game: Game, pile: int, card: int, player: int | None) -> int | None:
     return card if game.visible(card, pile, player) else None
 
 
-def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
+def _pile_line(game: Game, zone: str, pile: int, player: int | None) -> Text:
     rules = game.rules
     cards = game.state.piles[pile]
     show = rules.zones[zone].show
@@ -53,7 +55,7 @@ def _pile_line(game: Game, zone: str, pile: int, player: int) -> Text:
     return text
 
 
-def _column_table(game: Game, zone: str, player: int) -> Table:
+def _column_table(game: Game, zone: str, player: int | None) -> Table:
     rules = game.rules
     piles = _shown_piles(game, zone)
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
@@ -78,8 +80,8 @@ def _shown_piles(game: Game, zone: str) -> tuple[int, ...]:
     return tuple(p for p in piles if game.state.piles[p]) if spec.hide_empty else piles
 
 
-def render_table(game: Game, player: int = 0) -> Group:
-    """The table as `player` sees it, row by row of the ruleset's layout."""
+def render_table(game: Game, player: int | None = 0) -> Group:
+    """The table as `player` sees it (None: as a spectator), row by row of the ruleset's layout."""
     rules = game.rules
     parts: list[Any] = []
     for row in rules.layout:
@@ -109,10 +111,14 @@ def render_table(game: Game, player: int = 0) -> Group:
     return Group(*parts)
 
 
-def status_line(game: Game, player: int = 0) -> Text:
-    """Labelled variables whose `show` condition holds, and the game's state."""
+def status_line(game: Game, player: int | None = 0) -> Text:
+    """Labelled variables whose `show` condition holds, and the game's state.
+
+    For a spectator (None) a seat's own value is the seat to play's."""
     rules = game.rules
     text = Text()
+    if player is None:
+        player = game.current_player
     env = {"player": player}
     for variable in rules.variables.values():
         if variable.label == variable.name.replace("_", " ") and variable.show is None:
@@ -127,6 +133,8 @@ def status_line(game: Game, player: int = 0) -> Text:
             text.append(" / ".join(values), style="bold")
         else:
             text.append(str(game.variable(variable.name, player)), style="bold")
+    if game.is_over:
+        return text
     if game.players > 1:
         text.append(f"   seat {game.current_player + 1} to play", style="bold")
     if game.phase is not None:
@@ -134,17 +142,57 @@ def status_line(game: Game, player: int = 0) -> Text:
     return text
 
 
-def describe_move(game: Game, move: Move) -> Text:
-    """`t3>f1  A♥` — the move's text, then the card it moves (or its help)."""
-    text = Text(move.text(), style="bold cyan")
+def moved_card(game: Game, move: Move) -> int | None:
+    """The card a legal move moves (the first of several), if it names one; None for moves that
+    take a whole pile or move no card. Ask before the move is applied."""
     template = game.rules.moves[move.template]
     if move.src >= 0 and move.count and template.take != "all" and not template.named_text:
         pile = game.state.piles[move.src]
-        card = move.pick if move.pick is not None else pile[len(pile) - move.count]
+        return move.pick if move.pick is not None else pile[len(pile) - move.count]
+    return None
+
+
+def describe_move(game: Game, move: Move) -> Text:
+    """`t3>f1  A♥` — a legal move's text, then the card it moves as the seat to play sees it."""
+    return _with_card(game, move, moved_card(game, move),
+                      lambda card: _visible(game, move.src, card, game.current_player))
+
+
+def describe_played(game: Game, move: Move, card: int | None, player: int | None) -> Text:
+    """A move just applied, for the record: its text, then its card (`moved_card`, asked before the
+    move) as `player` (None: a spectator) sees it where it lies now; a back if it went out of sight."""
+    def seen(card: int) -> int | None:
+        for pile, cards in enumerate(game.state.piles):
+            if card in cards:
+                return _visible(game, pile, card, player)
+        return None
+    return _with_card(game, move, card, seen)
+
+
+def _with_card(game: Game, move: Move, card: int | None, shown: Callable[[int], int | None]) -> Text:
+    text = Text(move.text(), style="bold cyan")
+    if card is not None:
         text.append("  ")
-        text.append_text(card_text(game, _visible(game, move.src, card, game.current_player)))
+        text.append_text(card_text(game, shown(card)))
         if move.count > 1:
             text.append(f" +{move.count - 1}", style="dim")
+    return text
+
+
+def forced_text(game: Game) -> Text | None:
+    """Why the seat to play must move now, when another seat's move handed it the turn (`act`):
+    the seat and the move that did it, with the move's help. None on an ordinary turn."""
+    if not game.state.frames or not game.history:
+        return None
+    forcer = game.state.frames[-1][0]
+    move = game.history[-1]
+    template = game.rules.moves[move.template]
+    text = Text(f"Seat {forcer + 1} played ", style="bold yellow")
+    text.append(f"'{move.text()}'", style="bold cyan")
+    if template.help:
+        text.append(f": {template.help}")
+    phase = f" (phase {game.phase})" if game.phase is not None else ""
+    text.append(f" — you must move now{phase}", style="bold yellow")
     return text
 
 
