@@ -490,6 +490,7 @@ class Game:
         S.journal = []
         S.marks = []
         S.deck_order = []
+        other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
         other.history = list(self.history)
         other._legal = None
         return other
@@ -514,11 +515,14 @@ class Game:
 
     def winners(self) -> list[int] | None:
         """The seats that won a finished multi-seat game (0-based): those its end condition names,
-        else those with the best score. None for a one-seat ruleset or an unfinished game."""
+        else, when it ended `won` or `over`, those with the best score; nobody after `lost`,
+        `draw`, `limit` or `abandoned`. None for a one-seat ruleset or an unfinished game."""
         if self.players == 1 or not self.state.over:
             return None
         if self.state.winners is not None:
             return list(self.state.winners)
+        if self.state.outcome not in ("won", "over"):
+            return []
         scores = self.scores()
         return [p for p, s in enumerate(scores) if s == max(scores)]
 

@@ -289,3 +289,11 @@ def test_determinize_deals_anew_only_what_the_seat_cannot_see(base: Path) -> Non
         assert copy.state.deck_order == [] and copy.state.journal == []
     assert changed
     assert [list(game.state.piles[p]) for p in rules.zones["hand"].piles_for(4)] == hands  # the game is untouched
+
+
+def test_nobody_wins_a_multi_seat_game_that_ends_lost_unless_named(base: Path, tmp_path: Path) -> None:
+    path = _variant(tmp_path, "v", f"extends: {base}\nend:\n  when:\n"
+                    "    - {if: \"size(table) == 2\", result: lost, reason: two on the table}\n")
+    game = load_ruleset(path).new_game(deal="AC AS 2C 2S", players=2)
+    play(game, "h@1:2C>x", "h@2:2S>x")
+    assert game.outcome == "lost" and game.winners() == []
