@@ -13,12 +13,12 @@ length in moves.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from cardrules import load_ruleset
+from intervals import wilson
 from cardrules.bots import make_bot
 
 RULESETS = [
@@ -28,18 +28,8 @@ RULESETS = [
     ("cascades-v2", True, "cascades-v2 extended"),
 ]
 BOTS = ["random", "greedy"]
-Z95 = 1.959963984540054
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion."""
-    if n == 0:
-        return float("nan"), float("nan")
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

@@ -20,15 +20,14 @@ prints per player count and bot kind:
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from cardrules import load_ruleset
+from intervals import wilson
 from cardrules.bots import make_bot
 
-Z95 = 1.959963984540054
 TURN_MOVES = {"play", "no_bill"}
 REASONS = {
     "the hands ran out; the highest total wins": "hands ran out",
@@ -39,15 +38,6 @@ REASONS = {
 }
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (successes may be fractional: shared wins)."""
-    if n == 0:
-        return float("nan"), float("nan")
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

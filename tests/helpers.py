@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+# Every bundled Ten Bucks ruleset: the base and its expansions.
+TEN_BUCKS_RULESETS = [
+    "ten-bucks",
+    "ten-bucks-wild-wagers",
+    "ten-bucks-wild-two",
+    "ten-bucks-zero-risk",
+    "ten-bucks-bad-investment",
+    "ten-bucks-expansions",
+]
+
 
 def pile_ids(game: Any, zone: str, i: int = 0) -> list[int]:
     return list(game.state.piles[game.rules.zones[zone].piles[i]])

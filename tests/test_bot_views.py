@@ -26,15 +26,9 @@ import pytest
 
 from cardrules import load_ruleset
 from cardrules.bots import make_bot
+from helpers import TEN_BUCKS_RULESETS
 
-TEN_BUCKS = [
-    "ten-bucks",
-    "ten-bucks-wild-wagers",
-    "ten-bucks-wild-two",
-    "ten-bucks-zero-risk",
-    "ten-bucks-bad-investment",
-    "ten-bucks-expansions",
-]
+TEN_BUCKS = TEN_BUCKS_RULESETS
 RULESETS = TEN_BUCKS + ["klondike"]
 BOTS = ["random", "greedy"]
 GAMES = 60  # seeded games per ruleset (and bot)

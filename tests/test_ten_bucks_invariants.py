@@ -38,16 +38,10 @@ from typing import Any
 import pytest
 
 from cardrules import load_ruleset
+from helpers import TEN_BUCKS_RULESETS
 
 GAMES = 1000  # per ruleset
-RULESETS = [
-    "ten-bucks",
-    "ten-bucks-wild-wagers",
-    "ten-bucks-wild-two",
-    "ten-bucks-zero-risk",
-    "ten-bucks-bad-investment",
-    "ten-bucks-expansions",
-]
+RULESETS = TEN_BUCKS_RULESETS
 ZERO_EXEMPT = {"ten-bucks-zero-risk", "ten-bucks-expansions"}  # the 0 stack ignores Diversity
 WILD_WORTH_TWO = {"ten-bucks-wild-two"}
 WILD_RULESETS = {"ten-bucks-wild-wagers", "ten-bucks-wild-two", "ten-bucks-expansions"}
