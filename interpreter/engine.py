@@ -22,7 +22,7 @@ class Move:
     `str(move)` is its canonical text, which `Game.parse_move` reads back.
     """
 
-    __slots__ = ("rules", "template", "src", "count", "dst", "selection", "pick", "seat")
+    __slots__ = ("rules", "template", "src", "count", "dst", "selection", "pick", "seat", "actor")
 
     def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int,
                  selection: tuple[tuple[int, int], ...] = (), pick: int | None = None, seat: int = -1) -> None:
@@ -34,13 +34,14 @@ class Move:
         self.selection = selection  # for `select` moves: (pile, card count) for each chosen pile
         self.pick = pick  # for `take: any`: the card chosen from the source pile
         self.seat = seat  # for `for_seat`: the seat chosen (0-based)
+        self.actor = -1  # in a simultaneous game: the seat that makes the move
 
     @property
     def name(self) -> str:
         return self.rules.moves[self.template].name
 
     def key(self) -> tuple[Any, ...]:
-        return (self.template, self.src, self.count, self.dst, self.selection, self.pick, self.seat)
+        return (self.template, self.src, self.count, self.dst, self.selection, self.pick, self.seat, self.actor)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.key() == other.key()
@@ -56,12 +57,10 @@ class Move:
             return template.name + seat
         names = rules.pile_names
         if long:
-            def pile(p: int) -> str:
-                zone = rules.zones[rules.pile_zone[p]]
-                return zone.name if zone.single else f"{zone.name}{rules.pile_index[p] + 1}"
-        else:
-            def pile(p: int) -> str:
-                return names[p]
+            names = rules.pile_long_names
+
+        def pile(p: int) -> str:
+            return names[p]
         parts = []
         if self.src >= 0:
             parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else "")
@@ -121,7 +120,8 @@ class State:
 
     # -- mutations ------------------------------------------------------------------------
 
-    def move_cards(self, src: int, dst: int, n: int, flip: bool = False, face: bool | None = None) -> None:
+    def move_cards(self, src: int, dst: int, n: int, flip: bool = False, face: bool | None = None,
+                   bottom: bool = False) -> None:
         if n <= 0:
             return
         piles = self.piles
@@ -139,7 +139,8 @@ class State:
                     self.set_face(card, face)
         self.journal.append(("piles", src, old_src, dst, old_dst))
         piles[src] = old_src[:-n]
-        piles[dst] = (piles[src] if src == dst else old_dst) + moved
+        under = piles[src] if src == dst else old_dst
+        piles[dst] = moved + under if bottom else under + moved
 
     def lift(self, pile: int, depth: int) -> None:
         """Bring the card `depth` from the top of a pile to its top (the others keep their order)."""
@@ -219,14 +220,19 @@ class Game:
         self.state = State(rules, self.players)
         self.state.deck_order = order
         self.history: list[Move] = []
-        self._legal: list[Move] | None = None
+        self._legal: list[Move] | None = None  # the moves of the seat to act
+        self._seat_legal: dict[int, list[Move]] = {}  # a simultaneous game's other seats' moves
         S = self.state
         for variable in rules.variables.values():
             count = self.players if variable.per_player else 1
             for p in range(count):
                 value = variable.initial(S, {"player": p})
                 if variable.persist and persisted and variable.name in persisted:
-                    value = persisted[variable.name]
+                    saved = persisted[variable.name]  # a per-player value is saved as a list of seats
+                    if not variable.per_player:
+                        value = saved
+                    elif isinstance(saved, list) and p < len(saved):
+                        value = saved[p]
                 S.vars[variable.slot + p] = value
         env = {"player": 0}
         for effect in rules.setup:
@@ -262,10 +268,23 @@ class Game:
     def reason(self) -> str:
         return self.state.reason
 
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = self._enumerate()
-        return list(self._legal)
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """The legal moves of the seat to act, or of `seat`. In a turn-based game a seat that is not
+        to act has none; in a simultaneous game every seat has its own at any moment."""
+        S = self.state
+        if seat is None or seat == S.current:
+            if self._legal is None:
+                self._legal = self._enumerate()
+            return list(self._legal)
+        if not self.rules.simultaneous:
+            return []
+        if seat not in self._seat_legal:
+            saved, S.current = S.current, seat  # enumerators read the acting seat from the state
+            try:
+                self._seat_legal[seat] = self._enumerate()
+            finally:
+                S.current = saved
+        return list(self._seat_legal[seat])
 
     def _enumerate(self) -> list[Move]:
         out: list[Move] = []
@@ -281,22 +300,30 @@ class Game:
                 except Exception as exc:  # noqa: BLE001
                     raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
             raise
+        if rules.simultaneous:
+            for move in out:
+                move.actor = self.state.current
         return out
 
     def apply(self, move: Move) -> None:
-        """Apply a legal move; raises `IllegalMoveError` for any other."""
-        legal = self._legal if self._legal is not None else self.legal_moves()
+        """Apply a legal move; raises `IllegalMoveError` for any other. In a simultaneous game the
+        move is made by its seat (`move.actor`), and one that has become illegal is refused."""
+        rules = self.rules
+        S = self.state
+        simultaneous = rules.simultaneous and move.actor >= 0
+        legal = self.legal_moves(move.actor) if simultaneous else \
+            self._legal if self._legal is not None else self.legal_moves()
         for candidate in legal:
             if candidate is move:
                 break
         else:
             if move not in legal:
                 raise IllegalMoveError(f"{move} is not a legal move now")
-        rules = self.rules
-        S = self.state
         template = rules.moves[move.template]
         mark = len(S.journal)
         S.marks.append(mark)
+        if simultaneous and S.current != move.actor:
+            S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
         pile = S.piles[move.src] if move.src >= 0 else []
         if move.pick is not None:
             cards = [move.pick]
@@ -317,7 +344,7 @@ class Game:
             for trigger in rules.triggers:
                 if trigger.after is None or template.name in trigger.after:
                     trigger.run(S, env)
-            if not S.over and not env.get("acted"):
+            if not S.over and not env.get("acted") and not rules.simultaneous:
                 self._advance_turn(bool(env.get("end_turn", False)))
             counted = self._count_position()
             self._after_change()
@@ -328,7 +355,7 @@ class Game:
             self.history.pop()
             if counted:
                 self._uncount_position()
-            self._legal = legal
+            self._legal, self._seat_legal = None, {}
             raise
 
     def _advance_turn(self, end_turn: bool) -> None:
@@ -399,7 +426,7 @@ class Game:
         """Check the end conditions; a game with no legal move ends as the ruleset says."""
         rules = self.rules
         S = self.state
-        self._legal = None
+        self._legal, self._seat_legal = None, {}
         if not S.over:
             env = {"player": S.current}
             for condition in rules.end_conditions:
@@ -413,14 +440,15 @@ class Game:
             S.end("limit", f"the move limit ({self.max_moves}) was reached")
         if not S.over:
             self._legal = self._enumerate()
-            if not self._legal:
+            if not self._legal and not any(self.legal_moves(seat) for seat in range(self.players)
+                                           if rules.simultaneous and seat != S.current):
                 S.end(*rules.no_moves_result)
         if S.over:
             self._ended()
 
     def _ended(self) -> None:
         """The game has just ended: no more moves, and the ruleset's `on_end` effects run once."""
-        self._legal = []
+        self._legal, self._seat_legal = [], {}
         env = {"player": self.state.current}
         for effect in self.rules.on_end:
             effect(self.state, env)
@@ -444,7 +472,7 @@ class Game:
             self.history.pop()
             if self.rules.repeat is not None:
                 self._uncount_position()
-        self._legal = None
+        self._legal, self._seat_legal = None, {}
 
     def clone(self) -> "Game":
         other = Game.__new__(Game)
@@ -457,6 +485,7 @@ class Game:
         other._seen = dict(self._seen)
         other._keys = list(self._keys)
         other._legal = list(self._legal) if self._legal is not None else None
+        other._seat_legal = {}
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> "Game":
@@ -492,7 +521,7 @@ class Game:
         S.deck_order = []
         other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
         other.history = list(self.history)
-        other._legal = None
+        other._legal, other._seat_legal = None, {}
         return other
 
     # -- moves as text --------------------------------------------------------------------
@@ -537,7 +566,14 @@ class Game:
         return None if label is None else str(label(self.state, {"player": player}))
 
     def persistent_values(self) -> dict[str, Any]:
-        return {name: self.variable(name) for name in self.rules.persistent_variables()}
+        """The `persist` variables to save: a value, or for a per-player variable a list by seat."""
+        values: dict[str, Any] = {}
+        for name in self.rules.persistent_variables():
+            if self.rules.variables[name].per_player:
+                values[name] = [self.variable(name, p) for p in range(self.players)]
+            else:
+                values[name] = self.variable(name)
+        return values
 
     def visible(self, card: int, pile: int, player: int | None) -> bool:
         """May `player` see which card `card` (lying on `pile`) is? `None` is a spectator, who
@@ -575,4 +611,4 @@ class Game:
                 variables[variable.name] = self.state.vars[variable.slot]
         return {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
                 "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
-                "legal_moves": [m.text() for m in self.legal_moves()] if player == self.state.current else []}
+                "legal_moves": [m.text() for m in self.legal_moves(player)]}

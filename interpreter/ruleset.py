@@ -136,6 +136,7 @@ class Ruleset:
         self.pile_zone: tuple[str, ...] = ()
         self.pile_index: tuple[int, ...] = ()
         self.pile_names: tuple[str, ...] = ()
+        self.pile_long_names: tuple[str, ...] = ()  # with zone names: `tableau3`, `hand@2`
         self.pile_owner: tuple[int, ...] = ()  # the seat a pile belongs to, -1 for shared piles
         self.layout: list[list[str]] = []
         self.setup: list[Effect] = []
@@ -151,6 +152,7 @@ class Ruleset:
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
         self.rotation = False
+        self.simultaneous = False  # every seat may move at any moment (`turns.order: simultaneous`)
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
         self.optional_phases: frozenset[int] = frozenset()   # skipped when they offer no move
         self.interrupt_phases: frozenset[int] = frozenset()  # entered only through `act`
@@ -441,6 +443,9 @@ class _Builder:
         turns = self.data.get("turns", {})
         order = turns.get("order", "solo" if rules.max_players == 1 else "rotation")
         rules.rotation = order == "rotation"
+        rules.simultaneous = order == "simultaneous"
+        if rules.simultaneous and turns.get("phases"):
+            raise RulesetError("a simultaneous game has no turns to divide into phases", self.doc.pos(("turns", "phases")))
         phase_specs = [p if isinstance(p, dict) else {"name": p} for p in turns.get("phases", ())]
         rules.phases = tuple(p["name"] for p in phase_specs)
         rules.optional_phases = frozenset(i for i, p in enumerate(phase_specs) if p.get("optional", False))
@@ -465,6 +470,7 @@ class _Builder:
         zone_of: list[str] = []
         index_in: list[int] = []
         names: list[str] = []
+        long_names: list[str] = []
         shorts: dict[str, str] = {}
         owners: list[int] = []
         for name, spec in self.data["zones"].items():
@@ -495,6 +501,7 @@ class _Builder:
                     owners.append(seat if per_player else -1)
                     # A seat's pile is named with `@` and the seat's number: `h@2`, `w3@2`.
                     names.append((short if single else f"{short}{labels[i]}") + (f"@{seat + 1}" if per_player else ""))
+                    long_names.append((name if single else f"{name}{labels[i]}") + (f"@{seat + 1}" if per_player else ""))
             if per_player:
                 self.globals[f"SEATS_{name}"] = tuple(group[0] if single else group for group in seat_piles)
             self.scope.zones[name] = (piles, single, per_player)
@@ -508,6 +515,7 @@ class _Builder:
         rules.pile_zone = tuple(zone_of)
         rules.pile_index = tuple(index_in)
         rules.pile_names = tuple(names)
+        rules.pile_long_names = tuple(long_names)
         rules.pile_owner = tuple(owners)
         self.globals["PILE_ZONE"] = rules.pile_zone
         self.globals["PILE_INDEX"] = rules.pile_index
@@ -707,6 +715,7 @@ class _Builder:
             raise RulesetError("a move effect takes 'card' or 'count', not both", self.doc.pos(path + ("card",)))
         flip = options.get("flip", False)
         face = {"up": True, "down": False}.get(options.get("face", ""), None)
+        bottom = options.get("place", "top") == "bottom"
 
         def move(S: Any, env: dict[str, Any]) -> None:
             source = src(S, env) if src is not None else env["src"]
@@ -718,7 +727,7 @@ class _Builder:
                     raise RulesetRuntimeError(f"the card {self.rules.deck.codes[card] if card is not None else 'none'}"
                                               f" is not on {self.rules.pile_names[source]}", self.doc.pos(path + ("card",)))
                 S.lift(source, len(pile) - pile.index(card))
-                S.move_cards(source, target, 1, flip, face)
+                S.move_cards(source, target, 1, flip, face, bottom)
                 return
             if count is not None:
                 n = count(S, env)
@@ -728,7 +737,7 @@ class _Builder:
                     S.lift(source, len(S.piles[source]) - S.piles[source].index(env["pick"]))
             else:
                 n = len(S.piles[source])
-            S.move_cards(source, target, n, flip, face)
+            S.move_cards(source, target, n, flip, face, bottom)
         return move
 
     def _deal_effect(self, path: PathKey, scope: Scope) -> Effect:
@@ -740,14 +749,14 @@ class _Builder:
         target_zone = self.rules.zones[zone]
         counts = self.evaluator(path + ("counts",), scope.with_bindings({"i": ("b_i", INT)}), (INT,))
         face = spec.get("face", "down") == "up"
-        only = self.evaluator(path + ("where",), scope.with_bindings({"card": ("b_card", CARD)}), (BOOL,)) \
-            if "where" in spec else None
+        only = self.evaluator(path + ("where",), scope.with_bindings({"card": ("b_card", CARD), "dst": ("b_dst", PILE)}),
+                              (BOOL,)) if "where" in spec else None
 
-        def next_card(S: Any, env: dict[str, Any], source: int) -> int:
-            """How deep in the source pile the next card to deal lies (1 is the top)."""
+        def next_card(S: Any, env: dict[str, Any], source: int, target: int) -> int:
+            """How deep in the source pile the next card for `target` lies (1 is the top)."""
             pile = S.piles[source]
             for depth in range(1, len(pile) + 1):
-                if only is None or only(S, {**env, "card": pile[-depth]}):
+                if only is None or only(S, {**env, "card": pile[-depth], "dst": target}):
                     return depth
             raise RulesetRuntimeError("the deal ran out of cards" + (" that match 'where'" if only else ""),
                                       self.doc.pos(path))
@@ -764,7 +773,7 @@ class _Builder:
                 for pile, w in zip(piles, wanted):
                     if w > row:
                         source = src(S, env)
-                        depth = next_card(S, env, source)
+                        depth = next_card(S, env, source, pile)
                         if depth > 1:  # bring the matching card to the top, keeping the others' order
                             S.lift(source, depth)
                         S.move_cards(source, pile, 1, False, face)
