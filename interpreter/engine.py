@@ -53,8 +53,8 @@ class Move:
         rules = self.rules
         template = rules.moves[self.template]
         seat = f" seat{self.seat + 1}" if self.seat >= 0 else ""
-        if template.named_text:
-            return template.name + seat
+        if template.named_text:  # in a simultaneous game the name carries the seat that moves
+            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + seat
         names = rules.pile_names
         if long:
             names = rules.pile_long_names
@@ -237,6 +237,8 @@ class Game:
         env = {"player": 0}
         for effect in rules.setup:
             effect(S, env)
+        for effect in rules.on_start:
+            effect(S, env)
         if rules.phases:
             S.current, S.phase = 0, min(set(range(len(rules.phases))) - rules.interrupt_phases)
             self._skip_optional_phases()
@@ -285,6 +287,19 @@ class Game:
             finally:
                 S.current = saved
         return list(self._seat_legal[seat])
+
+    def focus(self, seat: int) -> None:
+        """In a simultaneous game: make `seat` the one that `current_player` and `legal_moves()`
+        mean (the seat about to decide). Not a move: nothing is recorded."""
+        S = self.state
+        if not self.rules.simultaneous or seat == S.current:
+            return
+        if not 0 <= seat < self.players:
+            raise IllegalMoveError(f"there is no seat {seat + 1}")
+        if self._legal is not None:
+            self._seat_legal[S.current] = self._legal
+        S.current = seat
+        self._legal = self._seat_legal.pop(seat, None)
 
     def _enumerate(self) -> list[Move]:
         out: list[Move] = []
@@ -526,11 +541,14 @@ class Game:
 
     # -- moves as text --------------------------------------------------------------------
 
-    def parse_move(self, text: str) -> Move:
-        """The legal move whose text (short or long form, any case) is `text`."""
+    def parse_move(self, text: str, seat: int | None = None) -> Move:
+        """The legal move (of the seat to act, or of `seat`) whose text, in short or long form and
+        any case, is `text`. A seat's own named move may leave out its `@seat` (`draw`)."""
         wanted = " ".join(text.strip().lower().split())
-        for move in self.legal_moves():
-            if wanted in (move.text().lower(), move.text(long=True).lower()):
+        for move in self.legal_moves(seat):
+            texts = (move.text().lower(), move.text(long=True).lower())
+            if wanted in texts or (move.actor >= 0 and self.rules.moves[move.template].named_text
+                                   and wanted == texts[0].replace(f"@{move.actor + 1}", "", 1)):
                 return move
         raise IllegalMoveError(f"'{text.strip()}' is not a legal move now")
 

@@ -263,6 +263,7 @@ def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[st
         "outcome": game.outcome,
         "reason": game.reason,
         "label": game.label(),
+        "labels": [game.label(p) for p in range(game.players)] if game.players > 1 else None,
         "winners": [p + 1 for p in winners] if winners is not None else None,
         "persistent": game.persistent_values(),
     }

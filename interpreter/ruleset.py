@@ -148,6 +148,7 @@ class Ruleset:
         self.no_moves_result = ("lost", "no move is possible")
         self.max_moves: int = DEFAULT_MAX_MOVES
         self.repeat: tuple[int, str, str] | None = None  # (count, result, reason) of `end.repeat`
+        self.on_start: list[Effect] = []
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
@@ -783,6 +784,8 @@ class _Builder:
     def _setup(self) -> None:
         scope = self.scope.with_bindings({"player": ("b_player", INT)})
         self.rules.setup = self.effects(("setup",), scope, setup=True)
+        if "on_start" in self.data:
+            self.rules.on_start = self.effects(("on_start",), scope)
 
     # -- moves ----------------------------------------------------------------------------
 
