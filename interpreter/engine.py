@@ -604,6 +604,9 @@ class Game:
             return False
         if visibility == "owner" and rules.pile_owner[pile] == player:
             return True  # a seat sees all of its own cards; the others only those face up (revealed)
+        if visibility == "top":  # a squared pile: only its top card shows, if face up
+            cards = self.state.piles[pile]
+            return bool(cards) and cards[-1] == card and bool(self.state.up[card])
         return bool(self.state.up[card])
 
     def view(self, player: int = 0) -> dict[str, Any]:

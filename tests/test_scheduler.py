@@ -144,3 +144,14 @@ def test_a_per_seat_persisted_value_is_saved_and_read_by_seat() -> None:
     assert [again.variable("played", p) for p in (0, 1)] == [4, 7]
     three = load_ruleset(RACE).new_game(seed=1, players=3, persisted={"played": [4, 7]})
     assert [three.variable("played", p) for p in (0, 1, 2)] == [4, 7, 0]  # a seat not saved starts anew
+
+
+def test_visibility_top_shows_only_the_top_card_of_a_squared_pile(tmp_path: Path) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_text(f"ruleset: v\nextends: {RACE}\nzones:\n  pile: {{visibility: top}}\n")
+    game = load_ruleset(path).new_game(deal=ACES_ON_TOP, players=2)
+    game.apply(game.parse_move("r@1>p", 0))
+    game.apply(game.parse_move("r@1>p", 0))
+    assert pile(game, "pile") == ["AC", "2C"]
+    assert game.view(1)["zones"]["pile"] == [None, "2C"]
+    assert game.view(0)["zones"]["pile"] == [None, "2C"]
