@@ -1,15 +1,23 @@
-"""Bots that choose moves: `random` (uniform) and `greedy` (best immediate score gain).
+"""Bots that choose moves, for any ruleset.
+
+- `random`: uniform among the legal moves.
+- `greedy`: the move that raises its seat's score (or the ruleset's `heuristic`) most right away.
+- `montecarlo`: flat Monte Carlo: random playouts after each candidate move, the best mean result.
+- `ismcts`: information-set Monte Carlo tree search, for games with hidden cards.
 
 Each bot has its own seeded random generator, so a game played by bots is the same
 on every machine for the same seeds. A bot decides from what its seat may see: the
 legal moves offered to it, and copies of the game in which every card it cannot see
-has been dealt anew at random (`Game.determinize`).
+has been dealt anew at random (`Game.determinize`). Parameters are given by name
+(`make_bot("ismcts", seed, iterations=500)`, `--seat 2=ismcts:iterations=500`).
 """
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 from .engine import Game, Move
 
@@ -18,6 +26,10 @@ class Bot(Protocol):
     name: str
 
     def choose(self, game: Game) -> Move: ...
+
+
+class BotParameterError(ValueError):
+    """A bot kind or parameter that does not exist, or a value out of range."""
 
 
 class RandomBot:
@@ -33,7 +45,8 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Picks the move that raises its own score most right away; ties are broken at random."""
+    """Picks the move that raises its seat's score (or the ruleset's `heuristic`) most right away;
+    ties are broken at random."""
 
     name = "greedy"
 
@@ -43,12 +56,12 @@ class GreedyBot:
     def choose(self, game: Game) -> Move:
         player = game.current_player
         trial = game.determinize(player, self.rng)  # the cards this seat cannot see, guessed
-        before = trial.scores()[player]
+        before = trial.evaluation(player)
         best: list[Move] = []
         best_gain = None
         for move in trial.legal_moves():
             trial.apply(move)
-            gain = trial.scores()[player] - before
+            gain = trial.evaluation(player) - before
             trial.undo()
             if best_gain is None or gain > best_gain:
                 best, best_gain = [move], gain
@@ -57,10 +70,210 @@ class GreedyBot:
         return self.rng.choice(best)
 
 
-BOT_KINDS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+def result_value(game: Game, seat: int, low: float, high: float) -> float:
+    """How good a playout's end is for `seat`, in [0, 1]: its share of the win in a game of several
+    seats (by score when the playout was cut short), 1 or 0 for a solitaire won or lost, else its
+    evaluation scaled between the lowest and highest seen so far."""
+    if game.players > 1:
+        if game.is_over:
+            winners = game.winners() or []
+            return 1.0 / len(winners) if seat in winners else 0.0
+        values = [game.evaluation(p) for p in range(game.players)]
+        best = max(values)
+        leaders = [p for p, v in enumerate(values) if v == best]
+        return 1.0 / len(leaders) if seat in leaders else 0.0
+    if game.is_over and game.outcome in ("won", "lost"):
+        return 1.0 if game.outcome == "won" else 0.0
+    if high <= low:
+        return 0.5
+    return (game.evaluation(seat) - low) / (high - low)
 
 
-def make_bot(kind: str, seed: int | None) -> Bot:
-    """A bot by kind name; raises KeyError for an unknown kind."""
-    bot: Bot = BOT_KINDS[kind](seed)
+def _playout(game: Game, rng: random.Random, depth: int) -> None:
+    """Random moves until the game ends or `depth` moves are played."""
+    for _ in range(depth):
+        if game.is_over:
+            return
+        moves = game.legal_moves()
+        if not moves:
+            return
+        game.apply(rng.choice(moves))
+
+
+class _Scale:
+    """The lowest and highest evaluation seen in playouts, to bring one-seat scores into [0, 1]."""
+
+    def __init__(self) -> None:
+        self.low = math.inf
+        self.high = -math.inf
+
+    def value(self, game: Game, seat: int) -> float:
+        if game.players == 1 and not (game.is_over and game.outcome in ("won", "lost")):
+            evaluation = game.evaluation(seat)
+            self.low, self.high = min(self.low, evaluation), max(self.high, evaluation)
+        return result_value(game, seat, self.low, self.high)
+
+
+class MonteCarloBot:
+    """Flat Monte Carlo: `budget` random playouts (each on a fresh guess of the hidden cards, at
+    most `depth` moves), shared out over the candidate moves; the best mean result wins."""
+
+    name = "montecarlo"
+
+    def __init__(self, seed: int | None = None, budget: int = 200, depth: int = 200) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.depth = depth
+
+    def choose(self, game: Game) -> Move:
+        seat = game.current_player
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        per_move = max(1, self.budget // len(moves))
+        scale = _Scale()
+        finals: dict[int, list[Game]] = {}
+        for index, move in enumerate(moves):
+            ends = []
+            for _ in range(per_move):
+                trial = game.determinize(seat, self.rng)
+                trial.apply(_same_move(trial, move))
+                _playout(trial, self.rng, self.depth)
+                scale.value(trial, seat)  # widen the scale before any mean is taken
+                ends.append(trial)
+            finals[index] = ends
+        means = [sum(scale.value(g, seat) for g in finals[i]) / len(finals[i]) for i in range(len(moves))]
+        best = max(means)
+        return self.rng.choice([m for m, v in zip(moves, means) if v == best])
+
+
+@dataclass
+class _Node:
+    """A node of the information-set tree: reached by `move` (its key), made by `mover`."""
+
+    move: tuple[Any, ...] | None
+    mover: int
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.children: dict[tuple[Any, ...], _Node] = {}
+
+
+class IsmctsBot:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012): each of
+    `iterations` passes deals the unseen cards anew (consistent with the seat's view), walks the
+    tree by UCB among the moves legal in that deal, adds one node, plays out at random (at most
+    `depth` moves) and credits every node with the result for the seat that moved there.
+    The most visited move at the root is played."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: int = 300, depth: int = 200,
+                 exploration: float = 0.7) -> None:
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.depth = depth
+        self.exploration = exploration
+
+    def choose(self, game: Game) -> Move:
+        seat = game.current_player
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        root = _Node(None, seat)
+        scale = _Scale()
+        for _ in range(self.iterations):
+            trial = game.determinize(seat, self.rng)
+            node, path = root, [root]
+            while not trial.is_over:
+                options = trial.legal_moves()
+                if not options:
+                    break
+                untried = [m for m in options if m.key() not in node.children]
+                if untried:
+                    move = self.rng.choice(untried)
+                    child = _Node(move.key(), trial.current_player)
+                    node.children[move.key()] = child
+                    trial.apply(move)
+                    path.append(child)
+                    break
+                children = [node.children[m.key()] for m in options]
+                for child in children:
+                    child.available += 1
+                chosen = max(range(len(options)), key=lambda i: self._ucb(children[i]))
+                trial.apply(options[chosen])
+                node = children[chosen]
+                path.append(node)
+            _playout(trial, self.rng, self.depth)
+            for visited in path[1:]:
+                visited.visits += 1
+                visited.reward += scale.value(trial, visited.mover)
+        by_key = {m.key(): m for m in moves}
+        visited_moves = [(child.visits, key) for key, child in root.children.items() if key in by_key]
+        if not visited_moves:
+            return self.rng.choice(moves)
+        most = max(v for v, _ in visited_moves)
+        return by_key[self.rng.choice([k for v, k in visited_moves if v == most])]
+
+    def _ucb(self, node: _Node) -> float:
+        if node.visits == 0:
+            return math.inf
+        return node.reward / node.visits + self.exploration * math.sqrt(math.log(max(node.available, 1)) / node.visits)
+
+
+def _same_move(game: Game, move: Move) -> Move:
+    """`move` as a legal move of `game` (a copy of the game it was offered in)."""
+    for candidate in game.legal_moves():
+        if candidate == move:
+            return candidate
+    raise ValueError(f"{move} is not legal in the copy")  # pragma: no cover - a copy keeps the seat's moves
+
+
+@dataclass(frozen=True)
+class BotKind:
+    factory: Callable[..., Bot]
+    params: dict[str, tuple[type, Any, str]]  # name -> (type, default, help)
+    help: str
+
+
+BOT_KINDS: dict[str, BotKind] = {
+    "random": BotKind(RandomBot, {}, "uniform among the legal moves"),
+    "greedy": BotKind(GreedyBot, {}, "the best score (or heuristic) gain one move ahead"),
+    "montecarlo": BotKind(MonteCarloBot, {
+        "budget": (int, 200, "random playouts per decision, shared over the moves"),
+        "depth": (int, 200, "most moves per playout")}, "flat Monte Carlo"),
+    "ismcts": BotKind(IsmctsBot, {
+        "iterations": (int, 300, "tree passes per decision"),
+        "depth": (int, 200, "most moves per playout"),
+        "exploration": (float, 0.7, "the UCB exploration constant")}, "information-set MCTS"),
+}
+
+
+def bot_params(kind: str, given: dict[str, str]) -> dict[str, Any]:
+    """Check and convert a bot's parameters given as text (`iterations=500`)."""
+    if kind not in BOT_KINDS:
+        raise BotParameterError(f"no bot '{kind}' (bots: {', '.join(BOT_KINDS)})")
+    spec = BOT_KINDS[kind].params
+    values: dict[str, Any] = {}
+    for name, text in given.items():
+        if name not in spec:
+            known = ", ".join(spec) or "none"
+            raise BotParameterError(f"bot '{kind}' has no parameter '{name}' (parameters: {known})")
+        kind_type = spec[name][0]
+        try:
+            value = kind_type(text)
+        except ValueError:
+            raise BotParameterError(f"{kind}: {name} must be {'a whole number' if kind_type is int else 'a number'}, "
+                                    f"not {text!r}") from None
+        if not value > 0:
+            raise BotParameterError(f"{kind}: {name} must be above 0, not {text!r}")
+        values[name] = value
+    return values
+
+
+def make_bot(kind: str, seed: int | None, **params: Any) -> Bot:
+    """A bot by kind name and parameters; raises KeyError for an unknown kind."""
+    bot: Bot = BOT_KINDS[kind].factory(seed, **params)
     return bot

@@ -560,6 +560,11 @@ class Game:
             return [0] * self.players
         return [score(self.state, {"player": p}) for p in range(self.players)]
 
+    def evaluation(self, player: int) -> int:
+        """How well a seat stands, for bots: the ruleset's `heuristic`, or else its score."""
+        heuristic = self.rules.heuristic or self.rules.score
+        return 0 if heuristic is None else heuristic(self.state, {"player": player})
+
     def winners(self) -> list[int] | None:
         """The seats that won a finished multi-seat game (0-based): those its end condition names,
         else, when it ended `won` or `over`, those with the best score; nobody after `lost`,

@@ -152,6 +152,7 @@ class Ruleset:
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
+        self.heuristic: Evaluator | None = None  # how well a seat stands, for bots (default: the score)
         self.rotation = False
         self.simultaneous = False  # every seat may move at any moment (`turns.order: simultaneous`)
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
@@ -920,6 +921,8 @@ class _Builder:
             self.rules.on_end = self.effects(("on_end",), scope)
         if "label" in self.data:
             self.rules.label = self.evaluator(("label",), scope, ("str",))
+        if "heuristic" in self.data:
+            self.rules.heuristic = self.evaluator(("heuristic",), scope, (INT,))
         if "score" in self.data:
             self.rules.score = self.evaluator(("score",), scope, (INT,))
         elif "score" in self.rules.variables:
