@@ -15,10 +15,11 @@ from rich.padding import Padding
 from rich.text import Text
 
 from . import store
-from .bots import BOT_KINDS, make_bot
+from .bots import make_bot
 from .decks import load_deck
 from .errors import CardrulesError, format_error
-from .play import Session, save_persistent, summary
+from .play import (SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous, save_persistent,
+                   summary, timed_summary)
 from .resources import rulesets_dir
 from .ruleset import check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
@@ -58,7 +59,9 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown otherwise)."),
     deal: Optional[Path] = typer.Option(None, "--deal", help="A deal file: card codes, top of the deck first."),
     option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
-    seat: List[str] = typer.Option([], "--seat", help="Seat kinds: --seat 1=random (human, random, greedy)."),
+    seat: List[str] = typer.Option([], "--seat", help="Seat kinds: --seat 1=random (human, random, greedy); "
+                                   "a bot's parameters after a colon: --seat 2=greedy:speed=1.5 (actions per "
+                                   "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
 ) -> None:
@@ -82,15 +85,23 @@ def play(
             game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
         else:
             game = rules.new_game(seed=seed, players=players, persisted=persisted)
-        kinds: dict[int, str] = {}
-        for key, kind in _pairs(seat, "--seat SEAT").items():
-            if not key.isdigit() or not 1 <= int(key) <= game.players:
-                raise typer.BadParameter(f"seat {key!r}: seats are 1-{game.players}")
-            if kind != "human" and kind not in BOT_KINDS:
-                raise typer.BadParameter(f"seat kind {kind!r}: choose human, {', '.join(BOT_KINDS)}")
-            kinds[int(key) - 1] = kind
+        specs: dict[int, SeatSpec] = {}
+        try:
+            for key, text in _pairs(seat, "--seat SEAT").items():
+                index, spec = parse_seat(key, text, game.players)
+                specs[index] = spec
+            if rules.simultaneous:  # one terminal, one human: the seats not given are bots
+                human_given = any(not spec.is_bot for spec in specs.values())
+                for s in range(game.players):
+                    if s not in specs and (human_given or s > 0):
+                        specs[s] = SeatSpec("greedy")
+            check_seats(rules, specs, game.players)
+        except SeatError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        kinds = {s: spec.kind for s, spec in specs.items()}
         bot_seed = seed if seed is not None else 0
-        seats = {s: (make_bot(kinds[s], bot_seed * 1000 + s) if kinds.get(s, "human") != "human" else None)
+        seats = {s: (make_bot(kinds[s], bot_seed * 1000 + s, **specs[s].bot_params)
+                     if kinds.get(s, "human") != "human" else None)
                  for s in range(game.players)}
         console = Console(stderr=as_json, highlight=False)
         interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
@@ -98,6 +109,17 @@ def play(
             console.print(f"[bold]{rules.title}[/bold]  seed {seed if seed is not None else '-'}  "
                           + "  ".join(f"{k}={_option_text(v)}" for k, v in rules.option_values.items()),
                           highlight=False)
+        if rules.simultaneous:  # every seat plays at once: on a clock
+            try:
+                scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,
+                                                         quiet=as_json and not interactive)
+            finally:
+                if game.is_over:
+                    save_persistent(game)
+            if as_json:
+                speeds = {s: specs[s].speed for s in range(game.players) if s in specs and specs[s].is_bot}
+                print(json.dumps(timed_summary(game, seed, kinds, scheduler, speeds, simulated), indent=2))
+            return
         session = Session(game, seats, console, interactive, quiet=as_json and not interactive)
         try:
             session.run()

@@ -55,9 +55,9 @@ def _pile_line(game: Game, zone: str, pile: int, player: int | None) -> Text:
     return text
 
 
-def _column_table(game: Game, zone: str, player: int | None) -> Table:
+def _column_table(game: Game, zone: str, player: int | None, piles: tuple[int, ...] | None = None) -> Table:
     rules = game.rules
-    piles = _shown_piles(game, zone)
+    piles = _shown_piles(game, zone) if piles is None else piles
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
     for pile in piles:
         table.add_column(Text(rules.pile_names[pile], style="dim"), justify="left", min_width=3)
@@ -74,41 +74,71 @@ def _column_table(game: Game, zone: str, player: int | None) -> Table:
     return table
 
 
-def _shown_piles(game: Game, zone: str) -> tuple[int, ...]:
+def _shown_piles(game: Game, zone: str, seat: int | None = None) -> tuple[int, ...]:
+    """The piles of a zone to draw: all in use, or (`seat`) only that seat's of a per-player zone."""
     spec = game.rules.zones[zone]
-    piles = spec.piles_for(game.players)
+    if seat is not None and spec.seat_piles is not None:
+        piles = spec.seat_piles[seat]
+    else:
+        piles = spec.piles_for(game.players)
     return tuple(p for p in piles if game.state.piles[p]) if spec.hide_empty else piles
 
 
 def render_table(game: Game, player: int | None = 0) -> Group:
     """The table as `player` sees it (None: as a spectator), row by row of the ruleset's layout."""
+    parts = _layout_rows(game, game.rules.layout, player)
+    parts.append(status_line(game, player))
+    return Group(*parts)
+
+
+def render_seats_table(game: Game, player: int | None = 0) -> Group:
+    """The table of a game where every seat plays at once, as `player` sees it (None: a spectator):
+    the shared zones first, then each seat's own piles together (the viewer's first), laid out as
+    the ruleset's layout says."""
+    rules = game.rules
+    shared = [[z for z in row if rules.zones[z].seat_piles is None] for row in rules.layout]
+    own = [[z for z in row if rules.zones[z].seat_piles is not None] for row in rules.layout]
+    parts = _layout_rows(game, [row for row in shared if row], player)
+    seats = list(range(game.players))
+    if player is not None:
+        seats.remove(player)
+        seats.insert(0, player)
+    for seat in seats:
+        parts.append(Text(f"seat {seat + 1}" + (" (you)" if seat == player else ""), style="bold"))
+        parts.extend(_layout_rows(game, [row for row in own if row], player, seat))
+    parts.append(status_line(game, player))
+    return Group(*parts)
+
+
+def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: int | None = None) -> list[Any]:
+    """The rows of `layout` as `player` sees them; with `seat`, only that seat's piles of per-player zones."""
     rules = game.rules
     parts: list[Any] = []
-    for row in rules.layout:
+    for row in layout:
         line = Text()
         for zone in row:
             spec = rules.zones[zone]
+            piles = _shown_piles(game, zone, seat)
             if spec.show == "column":
                 if line.plain:
                     parts.append(line)
                     line = Text()
-                parts.append(_column_table(game, zone, player))
+                parts.append(_column_table(game, zone, player, piles))
                 continue
             if spec.show == "row":  # each pile on a line of its own, every card shown
                 if line.plain:
                     parts.append(line)
                     line = Text()
-                parts.extend(_pile_line(game, zone, pile, player) for pile in _shown_piles(game, zone))
+                parts.extend(_pile_line(game, zone, pile, player) for pile in piles)
                 continue
-            for pile in _shown_piles(game, zone):
+            for pile in piles:
                 if line.plain:
                     line.append("   ")
                 line.append_text(_pile_line(game, zone, pile, player))
         if line.plain:
             parts.append(line)
         parts.append(Text(""))
-    parts.append(status_line(game, player))
-    return Group(*parts)
+    return parts
 
 
 def status_line(game: Game, player: int | None = 0) -> Text:
@@ -135,19 +165,20 @@ def status_line(game: Game, player: int | None = 0) -> Text:
             text.append(str(game.variable(variable.name, player)), style="bold")
     if game.is_over:
         return text
-    if game.players > 1:
+    if game.players > 1 and not rules.simultaneous:  # every seat plays at once: nobody's turn
         text.append(f"   seat {game.current_player + 1} to play", style="bold")
     if game.phase is not None:
         text.append(f" ({game.phase})", style="bold")
     return text
 
 
-def moved_card(game: Game, move: Move) -> int | None:
+def moved_card(game: Game, move: Move, piles: list[list[int]] | None = None) -> int | None:
     """The card a legal move moves (the first of several), if it names one; None for moves that
-    take a whole pile or move no card. Ask before the move is applied."""
+    take a whole pile or move no card. Ask before the move is applied, or give the piles as they
+    were then (`list(game.state.piles)`: piles are replaced, never changed in place)."""
     template = game.rules.moves[move.template]
     if move.src >= 0 and move.count and template.take != "all" and not template.named_text:
-        pile = game.state.piles[move.src]
+        pile = (game.state.piles if piles is None else piles)[move.src]
         return move.pick if move.pick is not None else pile[len(pile) - move.count]
     return None
 
