@@ -288,6 +288,19 @@ class Game:
                 S.current = saved
         return list(self._seat_legal[seat])
 
+    def is_safe(self, move: Move) -> bool:
+        """Does the move's template declare it safe here (`safe:`): a move that can never hurt, which
+        a solver plays without trying the others?"""
+        safe = self.rules.moves[move.template].safe
+        if safe is None:
+            return False
+        pile = self.state.piles[move.src] if move.src >= 0 else []
+        cards = [move.pick] if move.pick is not None else (pile[len(pile) - move.count:] if move.count else [])
+        env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
+               "card": cards[0] if cards else None, "player": self.state.current,
+               "move": self.rules.moves[move.template].name, "pick": move.pick, "target": move.seat}
+        return bool(safe(self.state, env))
+
     def focus(self, seat: int) -> None:
         """In a simultaneous game: make `seat` the one that `current_player` and `legal_moves()`
         mean (the seat about to decide). Not a move: nothing is recorded."""

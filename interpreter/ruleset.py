@@ -90,6 +90,7 @@ class MoveTemplate:
     seat_sources: tuple[tuple[int, ...], ...] | None = None
     seat_targets: tuple[tuple[int, ...], ...] | None = None
     named_text: bool = False   # text is the bare name (one source pile, at most one target)
+    safe: Evaluator | None = None  # when true, the move can never hurt: a solver plays it without trying others
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
 
 
@@ -845,6 +846,8 @@ class _Builder:
                 template.seat_targets = self.seat_zone_piles(path + ("to",))
             template.enumerate = self.movegen.template(template, path, spec, scope)
             template.named_text = len(sources) <= 1 and len(targets) <= 1
+            if "safe" in spec:
+                template.safe = self.evaluator(path + ("safe",), scope)
             rules.moves.append(template)
             rules.moves_by_name[name] = template
         rules.enumerate_all = self.movegen.merged()
