@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from cardrules import load_ruleset
 from cardrules.bots import make_bot
 from cardrules.scheduler import simulate
-from intervals import wilson
+from intervals import seat_share_lines
 
 NERTS = "a seat emptied its pile of 13 and called Nerts"
 
@@ -53,10 +53,7 @@ class Stats:
     def lines(self) -> list[str]:
         n = self.games
         out = [f"{self.bot} bots, {self.setting}: {n} hands in {self.seconds:.1f} s"]
-        for seat, won in enumerate(self.wins):
-            low, high = wilson(won, n)
-            out.append(f"  seat {seat + 1}: win share {won / n:6.1%}  [95% CI {low:6.1%} - {high:6.1%}]"
-                       f"  ({won:g} wins; called Nerts {self.calls[seat]})")
+        out += seat_share_lines(self.wins, n, [f"called Nerts {calls}" for calls in self.calls])
         no_winner = n - sum(self.wins)
         out.append(f"  expected share with no seat advantage: {(n - no_winner) / n / self.players:.1%}"
                    f" (hands with a winner / {self.players})")

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cardrules import load_ruleset
-from intervals import wilson
+from intervals import seat_share_lines
 from cardrules.bots import make_bot
 
 TURN_MOVES = {"play", "no_bill"}
@@ -57,10 +57,7 @@ class Stats:
     def lines(self) -> list[str]:
         n = self.games
         out = [f"{self.ruleset}, {self.players} players, {self.bot} bots: {n} games in {self.seconds:.1f} s"]
-        for seat, won in enumerate(self.wins):
-            low, high = wilson(won, n)
-            out.append(f"  seat {seat + 1}: win share {won / n:6.1%}  [95% CI {low:6.1%} - {high:6.1%}]"
-                       f"  ({won:g} wins)")
+        out += seat_share_lines(self.wins, n)
         out.append(f"  expected share with no seat advantage: {1 / self.players:.1%};"
                    f" games with a shared win: {self.shared} ({self.shared / n:.1%})")
         out.append(f"  mean length: {self.turns / n:.2f} turns, {self.moves / n:.2f} moves")
