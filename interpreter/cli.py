@@ -23,6 +23,7 @@ from .play import (SeatError, SeatSpec, Session, check_seats, parse_seat, play_s
 from .resources import rulesets_dir
 from .ruleset import check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
+from .simulate import simulate_command
 from .source import load_document
 from .variants import resolve_extends
 
@@ -130,6 +131,31 @@ def play(
             print(json.dumps(summary(game, seed, kinds), indent=2))
     except CardrulesError as error:
         _fail(error)
+
+
+@app.command()
+def simulate(
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
+    games: int = typer.Option(..., "-n", "--games", help="How many games to play."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
+    seat: List[str] = typer.Option([], "--seat", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
+                                   "ismcts), parameters after a colon: --seat 2=ismcts:iterations=100, and "
+                                   "speed=N where every seat plays at once. Seats not given are random."),
+    option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
+    seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (Ray: CPUs of the local Ray); 1 plays here."),
+    backend: str = typer.Option("local", "--backend", help="local (processes here) or ray (needs the ray extra)."),
+    address: Optional[str] = typer.Option(None, "--address", help="With --backend ray: the Ray cluster to use "
+                                          "(default: a local Ray started for the run)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the summary as JSON to this file."),
+    csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per game to this file."),
+    plots: Optional[Path] = typer.Option(None, "--plots", help="Write PNG charts into this folder (needs the plots extra)."),
+) -> None:
+    """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
+    code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
+                            plots, console=Console(highlight=False))
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

@@ -1,0 +1,715 @@
+"""The designer's workbench: play many all-bot games of a ruleset and summarize them.
+
+`cardrules simulate RULESET -n GAMES` plays GAMES games between bots (seats not given are
+`random`) and shows how they went: each seat's share of the wins with a 95% Wilson interval,
+its scores, how long games last, how many moves a seat has to choose from, how games end, and
+for games of several seats how often the lead changes hands and how often the winner came from
+behind (was not among the leaders at the middle move of the game).
+
+Game k (0-based) is dealt from seed `seed + k`, and its bots are seeded as `cardrules play`
+seeds them (game seed * 1000 + seat; the clock of a game where every seat plays at once is
+seeded with the game seed), so any game of a run can be replayed alone with
+`cardrules play RULESET --seed S --seat ...`. Values kept between games (`persist`) are not
+read nor saved: every game starts from the ruleset's initial values.
+
+Games are played in batches: in this process (`jobs` 1), in a pool of processes that each
+compile the ruleset once, or as Ray tasks (`backend="ray"`, the optional extra
+`cardrules[ray]`) on a local Ray started for the run or on an existing cluster. Each game
+depends only on its own seeds and the records are sorted by game index before any statistic
+is taken, so the summary is the same whatever the number of jobs or the backend.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import math
+import multiprocessing
+import os
+import statistics
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+from rich.text import Text
+
+from .bots import Bot, make_bot
+from .engine import Game, Move
+from .errors import CardrulesError, SetupError, format_error
+from .play import SeatError, SeatSpec, check_seats, parse_seat
+from .ruleset import Ruleset, find_ruleset, load_ruleset
+from .scheduler import Scheduler
+
+BACKENDS = ("local", "ray")
+DEFAULT_SEED = 1
+Z95 = 1.959963984540054  # the standard normal quantile of 0.975
+# Worker processes start fresh (not forked): the same on every platform, and safe after a
+# caller has started threads (a progress display, a Ray client).
+MP_START_METHOD = "spawn"
+
+
+class SimulateError(CardrulesError):
+    """A bad argument to a simulation: a game count, seat, option, backend or number of jobs."""
+
+
+class MissingExtraError(CardrulesError):
+    """A feature that needs an optional extra (`cardrules[ray]`, `cardrules[plots]`) not installed."""
+
+
+# -- what to play --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a worker needs to play any game of a run: sent to worker processes and Ray tasks."""
+
+    ruleset: str                               # a file path (absolute) or a bundled ruleset's name
+    options: tuple[tuple[str, str], ...]       # as given: NAME, VALUE text
+    players: int
+    seats: tuple[SeatSpec, ...]                # one per seat, all bots
+    seed: int                                  # game k is dealt from seed + k
+    games: int
+    name: str = ""
+    title: str = ""
+    option_values: dict[str, Any] = field(default_factory=dict)
+    simultaneous: bool = False
+    stamp: str = ""                            # the ruleset file's version: a worker's cached copy must match
+
+    def game_seed(self, index: int) -> int:
+        return self.seed + index
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one game went. Seats are 0-based here (1-based in the outputs)."""
+
+    index: int
+    seed: int
+    players: int
+    outcome: str
+    reason: str
+    winners: tuple[int, ...] | None   # seats that won a game of several seats; None for one seat
+    scores: tuple[Any, ...]
+    moves: int
+    turns: int                        # maximal runs of moves by one seat (every move where all play at once)
+    decisions: int                    # times a bot chose a move
+    options: int                      # legal moves summed over the decisions
+    choices: int                      # decisions with more than one legal move
+    lead_changes: int | None          # None for one seat
+    comeback: bool | None             # the winners were not among the leaders at the middle move
+    refused: int = 0                  # moves that landed too late (every seat plays at once)
+
+    @property
+    def branching(self) -> float:
+        return self.options / self.decisions if self.decisions else 0.0
+
+
+def _pairs(items: Iterable[str], what: str) -> list[tuple[str, str]]:
+    result = []
+    for item in items:
+        if "=" not in item:
+            raise SimulateError(f"expected {what}=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        result.append((key.strip(), value.strip()))
+    return result
+
+
+def _portable_name(ruleset: str) -> str:
+    """The ruleset as a worker elsewhere can find it: an absolute path, or a bundled name."""
+    path = Path(ruleset)
+    return str(path.resolve()) if path.is_file() else ruleset
+
+
+def _stamp(ruleset: str) -> str:
+    """The version of a ruleset file (its modification time and size), so that a worker that
+    outlives a run (Ray's) does not play an edited file from its cache."""
+    try:
+        stat = find_ruleset(ruleset).stat()
+    except (CardrulesError, OSError):
+        return ""
+    return f"{stat.st_mtime_ns}-{stat.st_size}"
+
+
+def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
+            options: Iterable[str] = (), seed: int = DEFAULT_SEED) -> Plan:
+    """Check a run's arguments and load the ruleset once: `seats` as `SEAT=KIND[:NAME=VALUE,...]`,
+    `options` as `NAME=VALUE`. Raises `SimulateError` for a bad argument, or the ruleset's own error."""
+    if games < 1:
+        raise SimulateError(f"the number of games must be at least 1, not {games}")
+    option_pairs = tuple(_pairs(options, "--option NAME"))
+    seat_pairs = _pairs(seats, "--seat SEAT")
+    rules = load_ruleset(ruleset, dict(option_pairs))
+    try:
+        count = rules.new_game(seed=seed, players=players).players  # checks the number of players
+    except SetupError as exc:
+        raise SimulateError(exc.message) from None
+    specs: dict[int, SeatSpec] = {}
+    try:
+        for key, text in seat_pairs:
+            index, spec = parse_seat(key, text, count)
+            if index in specs:
+                raise SeatError(f"seat {index + 1} is given twice")
+            if not spec.is_bot:
+                raise SeatError(f"seat {index + 1}: a simulation plays bots only, not {spec.kind!r}")
+            specs[index] = spec
+        for s in range(count):
+            specs.setdefault(s, SeatSpec("random"))
+        check_seats(rules, specs, count)
+    except SeatError as exc:
+        raise SimulateError(str(exc)) from None
+    plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
+                rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset))
+    _COMPILED[_cache_key(plan)] = rules  # games played in this process use this copy
+    return plan
+
+
+# -- playing one game ----------------------------------------------------------------------
+
+class _Counted:
+    """A bot whose decisions are counted: how many moves it had to choose from each time."""
+
+    def __init__(self, bot: Bot, tally: list[int]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.tally = tally  # decisions, legal moves summed, decisions with a real choice
+
+    def choose(self, game: Game) -> Move:
+        legal = len(game.legal_moves())
+        tally = self.tally
+        tally[0] += 1
+        tally[1] += legal
+        if legal > 1:
+            tally[2] += 1
+        return self.bot.choose(game)
+
+
+def _leaders(game: Game) -> tuple[int, ...]:
+    values = [game.evaluation(p) for p in range(game.players)]
+    best = max(values)
+    return tuple(p for p, v in enumerate(values) if v == best)
+
+
+def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
+    """Play game `index` of the plan to its end and record it."""
+    seed = plan.game_seed(index)
+    game = rules.new_game(seed=seed, players=plan.players)
+    tally = [0, 0, 0]
+    bots = {s: _Counted(make_bot(spec.kind, seed * 1000 + s, **spec.bot_params), tally)
+            for s, spec in enumerate(plan.seats)}
+    several = game.players > 1
+    leaders: list[tuple[int, ...]] = [_leaders(game)] if several else []
+    turns = 0
+    last_mover: int | None = None
+    refused = 0
+
+    def moved(mover: int) -> None:
+        nonlocal turns, last_mover
+        if plan.simultaneous or mover != last_mover:
+            turns += 1
+        last_mover = mover
+        if several:
+            leaders.append(_leaders(game))
+
+    if plan.simultaneous:
+        # `scheduler.simulate`'s loop, a step at a time to look at the table after every move.
+        speeds = {s: spec.speed for s, spec in enumerate(plan.seats)}
+        scheduler = Scheduler(game, dict(bots), seed, speeds)
+        while not game.is_over and scheduler.next_time() is not None:
+            before = len(game.history)
+            scheduler.step()
+            if len(game.history) > before:
+                moved(game.history[-1].actor)
+        refused = scheduler.refused
+    else:
+        while not game.is_over:
+            mover = game.current_player
+            game.apply(bots[mover].choose(game))
+            moved(mover)
+    moves = len(game.history)
+    winners = game.winners()
+    lead_changes = comeback = None
+    if several:
+        lead_changes = 0
+        held: int | None = None
+        for tied in leaders[1:]:  # the unique leader after each move; a tie changes nothing
+            if len(tied) == 1:
+                if held is not None and tied[0] != held:
+                    lead_changes += 1
+                held = tied[0]
+        if winners:
+            comeback = not set(winners) & set(leaders[moves // 2])
+    return GameRecord(index, seed, game.players, game.outcome or "unfinished", game.reason,
+                      tuple(winners) if winners is not None else None, tuple(game.scores()), moves, turns,
+                      tally[0], tally[1], tally[2], lead_changes, comeback, refused)
+
+
+# -- workers: each compiles the ruleset once ------------------------------------------------
+
+_COMPILED: dict[tuple[str, tuple[tuple[str, str], ...], str], Ruleset] = {}
+
+
+def _cache_key(plan: Plan) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    return plan.ruleset, plan.options, plan.stamp
+
+
+def compiled(plan: Plan) -> Ruleset:
+    """The plan's ruleset with its options, compiled once per process (keyed by the ruleset's
+    path, options and file version)."""
+    key = _cache_key(plan)
+    rules = _COMPILED.get(key)
+    if rules is None:
+        rules = _COMPILED[key] = load_ruleset(plan.ruleset, dict(plan.options))
+    return rules
+
+
+def _init_worker(plan: Plan) -> None:
+    compiled(plan)
+
+
+def play_batch(plan: Plan, start: int, stop: int) -> list[GameRecord]:
+    """Games `start` to `stop - 1` of the plan (in a worker process, a Ray task or here)."""
+    rules = compiled(plan)
+    return [play_game(rules, plan, index) for index in range(start, stop)]
+
+
+def batches(games: int, jobs: int) -> list[tuple[int, int]]:
+    """The runs of game indexes handed out at once: about four batches per job."""
+    size = max(1, games // (4 * jobs))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def _check_backend(backend: str, jobs: int) -> None:
+    if backend not in BACKENDS:
+        raise SimulateError(f"backend {backend!r}: choose {' or '.join(BACKENDS)}")
+    if jobs < 1:
+        raise SimulateError(f"the number of jobs must be at least 1, not {jobs}")
+
+
+def run_games(plan: Plan, jobs: int = 1, backend: str = "local", address: str | None = None,
+              advance: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Play every game of the plan; the records sorted by game index. `advance(n)` is told as
+    games finish."""
+    _check_backend(backend, jobs)
+    if address is not None and backend != "ray":
+        raise SimulateError("--address names a Ray cluster: give it with --backend ray")
+    step: Callable[[int], None] = advance if advance is not None else (lambda n: None)
+    if backend == "ray":
+        records = _run_ray(plan, jobs, address, step)
+    elif jobs == 1:
+        rules = compiled(plan)
+        records = []
+        for index in range(plan.games):
+            records.append(play_game(rules, plan, index))
+            step(1)
+    else:
+        records = _run_pool(plan, jobs, step)
+    records.sort(key=lambda r: r.index)
+    return records
+
+
+def _run_pool(plan: Plan, jobs: int, step: Callable[[int], None]) -> list[GameRecord]:
+    """The batches on a pool of `jobs` fresh processes, each of which compiles the ruleset once
+    (started with `spawn`: a script that calls this needs the `if __name__ == "__main__":` guard)."""
+    records: list[GameRecord] = []
+    context = multiprocessing.get_context(MP_START_METHOD)
+    work = batches(plan.games, jobs)
+    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=context, initializer=_init_worker,
+                             initargs=(plan,)) as pool:
+        pending: set[Future[list[GameRecord]]] = {pool.submit(play_batch, plan, start, stop)
+                                                  for start, stop in work}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    batch = future.result()
+                    records.extend(batch)
+                    step(len(batch))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return records
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise MissingExtraError("the ray backend needs Ray: pip install 'cardrules[ray]'") from None
+    return ray
+
+
+def _run_ray(plan: Plan, jobs: int, address: str | None, step: Callable[[int], None]) -> list[GameRecord]:
+    ray = import_ray()
+    started = False
+    if not ray.is_initialized():
+        quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+        if address is None:  # a small local Ray for this run only
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            ray.init(num_cpus=jobs, include_dashboard=False, **quiet)
+        else:
+            ray.init(address=address, **quiet)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(play_batch)
+        plan_ref = ray.put(plan)
+        pending = [remote.remote(plan_ref, start, stop) for start, stop in batches(plan.games, jobs)]
+        records: list[GameRecord] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for batch in ray.get(done):
+                records.extend(batch)
+                step(len(batch))
+        return records
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (successes may be fractional: shared wins)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p))  # p inside, despite rounding
+
+
+def describe(values: Sequence[float]) -> dict[str, float]:
+    """Mean, standard deviation (of the sample) and quartiles of some numbers."""
+    data = sorted(values)
+    if not data:
+        return {"mean": 0.0, "std": 0.0, "min": 0.0, "q1": 0.0, "median": 0.0, "q3": 0.0, "max": 0.0}
+    if len(data) == 1:
+        q1 = median = q3 = float(data[0])
+    else:
+        q1, median, q3 = statistics.quantiles(data, n=4, method="inclusive")
+    return {"mean": statistics.fmean(data), "std": statistics.stdev(data) if len(data) > 1 else 0.0,
+            "min": data[0], "q1": q1, "median": median, "q3": q3, "max": data[-1]}
+
+
+def _seat_text(spec: SeatSpec) -> str:
+    params = ",".join(f"{k}={v}" for k, v in spec.params.items())
+    return spec.kind + (f":{params}" if params else "")
+
+
+def summarize(plan: Plan, records: Sequence[GameRecord]) -> dict[str, Any]:
+    """The summary of a run, from its records in order of game index (and nothing else)."""
+    records = sorted(records, key=lambda r: r.index)
+    n = len(records)
+    players = plan.players
+    wins: list[dict[str, Any]] = []
+    if players == 1:
+        won = sum(1 for r in records if r.outcome == "won")
+        low, high = wilson(won, n)
+        wins.append({"seat": 1, "wins": won, "share": won / n if n else 0.0, "low": low, "high": high})
+    else:
+        credit = [0.0] * players
+        for r in records:
+            for w in r.winners or ():
+                credit[w] += 1 / len(r.winners or ())
+        for s in range(players):
+            low, high = wilson(credit[s], n)
+            wins.append({"seat": s + 1, "wins": credit[s], "share": credit[s] / n if n else 0.0,
+                         "low": low, "high": high})
+    decisions = sum(r.decisions for r in records)
+    options = sum(r.options for r in records)
+    choices = sum(r.choices for r in records)
+    outcomes: dict[str, int] = {}
+    reasons: dict[tuple[str, str], int] = {}
+    for r in records:
+        outcomes[r.outcome] = outcomes.get(r.outcome, 0) + 1
+        reasons[(r.outcome, r.reason)] = reasons.get((r.outcome, r.reason), 0) + 1
+    summary: dict[str, Any] = {
+        "ruleset": plan.name,
+        "title": plan.title,
+        "options": plan.option_values,
+        "players": players,
+        "simultaneous": plan.simultaneous,
+        "games": n,
+        "seeds": [plan.seed, plan.seed + plan.games - 1],
+        "seats": {str(s + 1): _seat_text(spec) for s, spec in enumerate(plan.seats)},
+        "wins": wins,
+        "scores": [{"seat": s + 1, **describe([r.scores[s] for r in records])} for s in range(players)],
+        "moves": describe([r.moves for r in records]),
+        "turns": describe([r.turns for r in records]),
+        "decisions": decisions,
+        "branching": options / decisions if decisions else 0.0,
+        "choice_share": choices / decisions if decisions else 0.0,
+        "outcomes": dict(sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "endings": [{"outcome": o, "reason": reason, "games": count}
+                    for (o, reason), count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "lead_changes": None,
+        "comebacks": None,
+    }
+    if players > 1:
+        summary["lead_changes"] = {**describe([r.lead_changes or 0 for r in records]),
+                                   "games_with_a_change": sum(1 for r in records if r.lead_changes)}
+        decided = [r for r in records if r.comeback is not None]
+        count = sum(1 for r in decided if r.comeback)
+        summary["comebacks"] = {"games": count, "of": len(decided), "share": count / len(decided) if decided else 0.0}
+    if plan.simultaneous:
+        summary["refused"] = describe([r.refused for r in records])
+    return summary
+
+
+# -- outputs -------------------------------------------------------------------------------
+
+def csv_text(plan: Plan, records: Sequence[GameRecord]) -> str:
+    """One row per game, seats 1-based."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["index", "seed", "players", "outcome", "reason", "winners",
+                     *[f"score_{s + 1}" for s in range(plan.players)], "moves", "turns", "decisions",
+                     "mean_branching", "real_choices", "lead_changes", "comeback", "refused"])
+    for r in sorted(records, key=lambda r: r.index):
+        writer.writerow([r.index, r.seed, r.players, r.outcome, r.reason,
+                         " ".join(str(w + 1) for w in r.winners or ()), *r.scores, r.moves, r.turns, r.decisions,
+                         f"{r.branching:.4f}", r.choices, "" if r.lead_changes is None else r.lead_changes,
+                         "" if r.comeback is None else int(r.comeback), r.refused])
+    return out.getvalue()
+
+
+def check_plots() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MissingExtraError("--plots needs matplotlib: pip install 'cardrules[plots]'") from None
+
+
+def _bins(values: Sequence[Any]) -> Any:
+    """Histogram bins: one per whole number over a short range of whole numbers, else matplotlib's."""
+    if values and all(float(v).is_integer() for v in values) and max(values) - min(values) <= 60:
+        low, high = int(min(values)), int(max(values))
+        return [v - 0.5 for v in range(low, high + 2)]
+    return "auto"
+
+
+def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, Any], folder: Path) -> list[Path]:
+    """PNG charts: scores.png (histogram per seat), length.png (moves per game), wins.png (win share
+    by seat with its 95% interval)."""
+    check_plots()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    folder.mkdir(parents=True, exist_ok=True)
+    title = f"{plan.title or plan.name}: {len(records)} games"
+    written = []
+
+    def save(figure: Figure, name: str) -> None:
+        FigureCanvasAgg(figure)
+        figure.tight_layout()
+        path = folder / name
+        figure.savefig(path, format="png", dpi=100)
+        written.append(path)
+
+    figure = Figure(figsize=(7, 4))
+    axes = figure.add_subplot()
+    by_seat = [[r.scores[s] for r in records] for s in range(plan.players)]
+    labels = [f"seat {s + 1} ({summary['seats'][str(s + 1)]})" for s in range(plan.players)]
+    axes.hist(by_seat, bins=_bins([v for seat in by_seat for v in seat]), label=labels)  # side by side
+    axes.set(title=f"{title}: final scores", xlabel="score", ylabel="games")
+    if plan.players > 1:
+        axes.legend()
+    save(figure, "scores.png")
+
+    figure = Figure(figsize=(7, 4))
+    axes = figure.add_subplot()
+    if plan.players > 1 and not plan.simultaneous:
+        lengths = [[r.moves for r in records], [r.turns for r in records]]
+        axes.hist(lengths, bins=_bins(lengths[0] + lengths[1]), label=["moves", "turns"])
+        axes.legend()
+    else:
+        axes.hist([r.moves for r in records], bins=_bins([r.moves for r in records]))
+    axes.set(title=f"{title}: game length", xlabel="moves" if plan.players == 1 else "moves / turns",
+             ylabel="games")
+    save(figure, "length.png")
+
+    figure = Figure(figsize=(7, 4))
+    axes = figure.add_subplot()
+    wins = summary["wins"]
+    shares = [w["share"] for w in wins]
+    errors = [[max(0.0, w["share"] - w["low"]) for w in wins], [max(0.0, w["high"] - w["share"]) for w in wins]]
+    labels = [f"seat {w['seat']}\n{summary['seats'][str(w['seat'])]}" for w in wins]
+    axes.bar(range(len(wins)), shares, yerr=errors, capsize=6, color="tab:blue")
+    axes.set_xticks(range(len(wins)), labels)
+    axes.set_ylim(0, 1)
+    axes.set(title=f"{title}: {'games won' if plan.players == 1 else 'win share'} (95% Wilson interval)",
+             ylabel="share of games")
+    save(figure, "wins.png")
+    return written
+
+
+def _num(value: float, digits: int = 1) -> str:
+    return f"{value:.{digits}f}" if isinstance(value, float) and not float(value).is_integer() else f"{value:g}"
+
+
+def render_summary(summary: dict[str, Any]) -> list[Any]:
+    """The summary as rich renderables: a heading, the seats, the games, how they ended."""
+    parts: list[Any] = []
+    options = "  ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in summary["options"].items())
+    low, high = summary["seeds"]
+    head = Text(summary["title"] or summary["ruleset"], style="bold")
+    head.append(f"  {summary['games']} games, seeds {low}-{high}, {summary['players']} "
+                f"player{'s' if summary['players'] > 1 else ''}  {options}", style="dim")
+    parts.append(head)
+
+    seats = Table(title="Seats", title_justify="left", show_edge=False)
+    for name, justify in (("seat", "right"), ("kind", "left"),
+                          ("won" if summary["players"] == 1 else "win share", "right"), ("95% CI", "right"),
+                          ("score mean", "right"), ("sd", "right"), ("quartiles", "right")):
+        seats.add_column(name, justify=justify, no_wrap=name != "kind")  # type: ignore[arg-type]
+    for wins, scores in zip(summary["wins"], summary["scores"]):
+        seat = str(wins["seat"])
+        seats.add_row(seat, summary["seats"][seat], f"{wins['share']:.1%}",
+                      f"{wins['low'] * 100:.1f}-{wins['high']:.1%}", f"{scores['mean']:.1f}", f"{scores['std']:.1f}",
+                      " / ".join(_num(scores[k]) for k in ("q1", "median", "q3")))
+    parts.append(seats)
+
+    games = Table(title="Games", title_justify="left", show_edge=False)
+    for name in ("", "mean", "sd", "min", "q1", "median", "q3", "max"):
+        games.add_column(name, justify="left" if not name else "right")
+    rows = [("moves", summary["moves"])]
+    if summary["players"] > 1 and not summary["simultaneous"]:  # else a turn is the game, or a move
+        rows.append(("turns", summary["turns"]))
+    if summary["lead_changes"] is not None:
+        rows.append(("lead changes", summary["lead_changes"]))
+    if "refused" in summary:
+        rows.append(("refused (too late)", summary["refused"]))
+    for label, stats in rows:
+        games.add_row(label, f"{stats['mean']:.1f}", f"{stats['std']:.1f}",
+                      *[_num(stats[k]) for k in ("min", "q1", "median", "q3", "max")])
+    parts.append(games)
+    facts = Text()
+    facts.append(f"branching: {summary['branching']:.2f} legal moves per decision "
+                 f"({summary['decisions']} decisions); a real choice (more than one move) in "
+                 f"{summary['choice_share']:.1%}")
+    comebacks = summary["comebacks"]
+    if comebacks is not None:
+        with_change = summary["lead_changes"]["games_with_a_change"]
+        facts.append(f"\nlead changes in {with_change} of {summary['games']} games; the winner was not "
+                     f"among the leaders at the middle move in {comebacks['games']} of {comebacks['of']} "
+                     f"games won ({comebacks['share']:.1%})")
+    parts.append(facts)
+
+    endings = Table(title="Endings", title_justify="left", show_edge=False)
+    endings.add_column("outcome")
+    endings.add_column("reason")
+    endings.add_column("games", justify="right")
+    endings.add_column("share", justify="right")
+    for ending in summary["endings"]:
+        endings.add_row(ending["outcome"], ending["reason"], str(ending["games"]),
+                        f"{ending['games'] / summary['games']:.1%}")
+    parts.append(endings)
+    return parts
+
+
+# -- the command ---------------------------------------------------------------------------
+
+class _GamesPerSecond(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} games/s" if speed else "- games/s", style="cyan")
+
+
+@dataclass
+class Run:
+    """A finished run: the plan, the records by game index, their summary, and how long it took."""
+
+    plan: Plan
+    records: list[GameRecord]
+    summary: dict[str, Any]
+    seconds: float
+    jobs: int
+    backend: str
+
+    def report(self) -> dict[str, Any]:
+        """The JSON report: the summary, with how the run went (the only part that varies) under `run`."""
+        return {**self.summary, "run": {"backend": self.backend, "jobs": self.jobs, "seconds": round(self.seconds, 3),
+                                        "games_per_second": round(len(self.records) / self.seconds, 2)
+                                        if self.seconds > 0 else None}}
+
+
+def simulate_games(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
+                   options: Iterable[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1, backend: str = "local",
+                   address: str | None = None, progress: Console | None = None) -> Run:
+    """Check the arguments, play the games (with a progress bar on `progress`, if given) and
+    summarize them."""
+    _check_backend(backend, jobs)
+    if address is not None and backend != "ray":
+        raise SimulateError("--address names a Ray cluster: give it with --backend ray")
+    plan = prepare(ruleset, games, players, seats, options, seed)
+    if backend == "ray":
+        import_ray()
+    start = time.perf_counter()
+    if progress is None:
+        records = run_games(plan, jobs, backend, address)
+    else:
+        columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _GamesPerSecond(),
+                   TimeElapsedColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=progress, transient=True) as bar:
+            task = bar.add_task(f"{plan.name}", total=games)
+            records = run_games(plan, jobs, backend, address, lambda n: bar.advance(task, n))
+    seconds = time.perf_counter() - start
+    return Run(plan, records, summarize(plan, records), seconds, jobs, backend)
+
+
+def simulate_command(ruleset: str, games: int, players: int | None = None, seat: Sequence[str] = (),
+                     option: Sequence[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1, backend: str = "local",
+                     address: str | None = None, out: Path | None = None, csv_file: Path | None = None,
+                     plots: Path | None = None, console: Console | None = None,
+                     err_console: Console | None = None, show_progress: bool = True) -> int:
+    """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
+    The progress bar and errors go to `err_console` (standard error). Returns the exit code: 0, 1
+    for an error of the ruleset, a game or a file, 2 for a bad argument."""
+    console = console if console is not None else Console(highlight=False)
+    err_console = err_console if err_console is not None else Console(stderr=True, highlight=False)
+    try:
+        if plots is not None:
+            check_plots()
+        run = simulate_games(ruleset, games, players, seat, option, seed, jobs, backend, address,
+                             err_console if show_progress else None)
+        for part in render_summary(run.summary):
+            console.print(part)
+            console.print()
+        rate = f" ({len(run.records) / run.seconds:.1f} games/s)" if run.seconds > 0 else ""
+        where = f"{jobs} job{'s' if jobs > 1 else ''}" + (", ray" if backend == "ray" else "")
+        console.print(Text(f"{len(run.records)} games in {run.seconds:.2f} s{rate}, {where}", style="dim"))
+        written: list[Path] = []
+        if out is not None:
+            out.write_text(json.dumps(run.report(), indent=2) + "\n", encoding="utf-8")
+            written.append(out)
+        if csv_file is not None:
+            csv_file.write_text(csv_text(run.plan, run.records), encoding="utf-8")
+            written.append(csv_file)
+        if plots is not None:
+            written.extend(write_plots(run.plan, run.records, run.summary, plots))
+        if written:
+            console.print(Text("wrote " + ", ".join(str(p) for p in written), style="dim"))
+    except SimulateError as error:
+        err_console.print(Text(f"error: {error.message}"), soft_wrap=True)
+        return 2
+    except CardrulesError as error:
+        err_console.print(Text(format_error(error)), soft_wrap=True)
+        return 1
+    except OSError as error:
+        err_console.print(Text(f"error: cannot write {error.filename or 'a file'}: {error.strerror or error}"),
+                          soft_wrap=True)
+        return 1
+    return 0
+
+
+__all__ = ["BACKENDS", "GameRecord", "MissingExtraError", "Plan", "Run", "SimulateError", "batches", "compiled",
+           "csv_text", "describe", "play_batch", "play_game", "prepare", "render_summary",
+           "run_games", "simulate_command", "simulate_games", "summarize", "wilson", "write_plots"]
