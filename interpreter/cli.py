@@ -24,6 +24,7 @@ from .resources import rulesets_dir
 from .ruleset import check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
 from .simulate import simulate_command
+from .solver import solve_command
 from .source import load_document
 from .variants import resolve_extends
 
@@ -154,6 +155,26 @@ def simulate(
     """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
                             plots, console=Console(highlight=False))
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def solve(
+    ruleset: str = typer.Argument(..., help="A one-player ruleset file, or the name of a bundled ruleset."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Solve the deal of this seed."),
+    deal: Optional[Path] = typer.Option(None, "--deal", help="Solve this deal file (card codes, top of the deck first)."),
+    option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
+    thoughtful: bool = typer.Option(False, "--thoughtful", help="Every card visible (how solitaires are analysed); "
+                                    "needed where the player cannot see some cards."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Give up after this many seconds per deal: unknown."),
+    sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
+    as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
+) -> None:
+    """Solve a one-player deal: solvable (with the moves), unsolvable, or unknown; or the best score."""
+    code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
+                         console=Console(highlight=False))
     if code:
         raise typer.Exit(code)
 
