@@ -1,43 +1,51 @@
-"""Solve one-player deals: is this deal winnable, and how? (`cardrules solve`).
+"""Solve one-player deals: can this deal be won, and how? (`cardrules solve`).
 
 A depth-first search over the real deal, for any one-seat ruleset:
 
 - Positions are keyed like `Game._position_key` (piles, faces, variables, seat, phase), except
   that variables the rules never read to decide a move, a trigger or the end of the game (a
-  score, a pass counter that only some options consult) are left out: positions that differ
+  score; a pass counter that only some options consult) are left out: positions that differ
   only in them have the same futures. Which variables matter is found once per ruleset by
-  following the compiled rules (see `analyse`). A position seen before is not searched again,
-  so cycles and transpositions cost nothing and the search never leans on the move limit.
-- A legal move that its template declares `safe:` (and whose test holds here) is played at
+  following its compiled rules (`analyse`). A position seen before is not searched again, so
+  cycles and transpositions cost little and the search never leans on the move limit.
+- A legal move whose template declares it `safe:` (and whose test holds here) is played at
   once, without trying the others.
-- The other moves are tried best first by a cheap, generic order: the gain in the ruleset's
-  evaluation (`heuristic`, else its score), then the cards it turns face up.
-- One `Game` is walked with apply/undo, never cloned.
+- The other moves are tried in a cheap, generic order: kinds of move (template, and whether
+  the move uncovers the card beneath) that have raised the ruleset's evaluation (`heuristic`,
+  else its score) most so far first, then those that turned cards face up.
+- One `Game` is walked with apply and undo, never cloned; a move that reaches a position seen
+  before is taken back before the game lists the next legal moves (`_SearchGame`).
+- Depth-first searches of such puzzles have heavy tails, so the search restarts: the Luby
+  sequence of position budgets, every restart after the first breaking ties at random and
+  shaking the order. A restart that finishes within its budget has searched every reachable
+  position. Restarts are seeded: the same deal gets the same answer unless time runs out.
 
-A ruleset that can end `won` (by an end condition, by `no_moves`, `repeat`, or an `end`
-effect) is searched for a win: `solvable` with the moves, `unsolvable` when every reachable
-position was tried, `unknown` when time ran out. A ruleset that can only end `over` is
-searched for the best final score: `optimal` when the search was exhausted, `best found`
-otherwise. There is no generic upper bound on a score, so that search is exhaustive, with
-dominance pruning where the score is a pure accumulator (a position reached again with no
-better score so far is not searched again).
+A ruleset that can end `won` (an end condition, `no_moves`, `repeat`, or an `end` effect) is
+searched for a win: `solvable` with the moves (shortened: detours back to a position of the
+path are cut), `unsolvable` when every reachable position was tried, `unknown` when the time
+(or the memory bound) ran out. A ruleset that can never end `won` is searched for the best
+score: the best finished game, or, while no move searched has lowered the score, the best
+position reached (the score then stays until the game ends). `optimal` when the search was
+exhausted, `best found` otherwise. There is no generic upper bound on a score to prune with;
+where the score is one variable that only accumulates, a position reached again with no
+better score so far is not searched again.
 
-The solver sees every card. Solving a deal in which the player cannot see some cards is
-what solitaire analyses call playing "thoughtfully" (`--thoughtful`); without it such a deal
-is refused. A one-seat ruleset whose cards all lie open is solved either way.
+The solver sees every card. Solving a deal in which the player cannot see some cards is what
+solitaire analyses call playing "thoughtfully" (`--thoughtful`); without it such a deal is
+refused. A one-seat ruleset whose cards all lie open is solved either way.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import re
 import shlex
 import statistics
 import time
 import types
+import weakref
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,13 +121,15 @@ class _Walker:
     moves are legal, where cards go, when the game ends) or the slots of the variables that are
     set from what was read."""
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: Ruleset, sources: dict[str, str] | None = None) -> None:
         self.rules = rules
-        self.sources: dict[str, str] = {}
-        for block in re.split(r"(?m)^(?=def )", rules.generated_source):
-            match = re.match(r"def (\w+)\(", block)
-            if match:
-                self.sources[match.group(1)] = block
+        if sources is None:  # the generated functions' source, by name
+            sources = {}
+            for block in re.split(r"(?m)^(?=def )", rules.generated_source):
+                match = re.match(r"def (\w+)\(", block)
+                if match:
+                    sources[match.group(1)] = block
+        self.sources = sources
         self.facts: list[tuple[frozenset[int], frozenset[int] | None]] = []
         self.wins = False  # an effect that ends the game `won`
         self.adds: dict[int, list[frozenset[int]]] = {}  # slot -> what each `add` to it reads
@@ -191,9 +201,7 @@ class _Walker:
 
     def _reads_of(self, function: Any) -> frozenset[int]:
         """Every slot an evaluator reads (for the accumulator check)."""
-        sub = _Walker.__new__(_Walker)
-        sub.rules, sub.sources, sub.facts, sub.wins = self.rules, self.sources, [], False
-        sub.adds, sub.sets, sub._seen = {}, set(), set()
+        sub = _Walker(self.rules, self.sources)
         sub.walk(function, None)
         return frozenset(s for reads, _ in sub.facts for s in reads)
 
@@ -229,14 +237,14 @@ def _closure(facts: list[tuple[frozenset[int], frozenset[int] | None]], start: s
     return result
 
 
-_ANALYSES: dict[int, tuple[Ruleset, Analysis]] = {}
+_ANALYSES: "weakref.WeakKeyDictionary[Ruleset, Analysis]" = weakref.WeakKeyDictionary()
 
 
 def analyse(rules: Ruleset) -> Analysis:
     """Which variables steer the game, whether it can be won, and how its score is made."""
-    cached = _ANALYSES.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
+    cached = _ANALYSES.get(rules)
+    if cached is not None:
+        return cached
     walker = _Walker(rules)
     walker.walk(rules.enumerate_all, None)
     for template in rules.moves:
@@ -256,11 +264,11 @@ def analyse(rules: Ruleset) -> Analysis:
     objective: set[int] = set()
     score_source = ""
     if rules.score is not None:
-        scorer = _Walker(rules)
+        scorer = _Walker(rules, walker.sources)
         scorer.walk(rules.score, None)
         objective = {s for reads, _ in scorer.facts for s in reads}
         score_source = "".join(scorer.sources[f.__name__] for f in _generated_functions(rules.score, scorer))
-    end_walker = _Walker(rules)
+    end_walker = _Walker(rules, walker.sources)
     for effect in rules.on_end:
         end_walker.walk(effect, None)
     objective = _closure(walker.facts + end_walker.facts, objective)
@@ -272,11 +280,11 @@ def analyse(rules: Ruleset) -> Analysis:
     single = re.fullmatch(r"def \w+\(S, env\):\n    V = S\.vars\n    return V\[(\d+)\]\n\s*", score_source)
     if single and {int(single.group(1))} == free:
         slot = int(single.group(1))
-        end_written = any(target is not None and slot in target for _, target in end_walker.facts)
+        end_written = slot in end_walker.sets or slot in end_walker.adds
         accumulating = (slot not in walker.sets and not end_written
                         and all(not (reads & free) and _ALL not in reads for reads in walker.adds.get(slot, [])))
     analysis = Analysis(relevant, can_win, tuple(sorted(free)), accumulating)
-    _ANALYSES[id(rules)] = (rules, analysis)
+    _ANALYSES[rules] = analysis
     return analysis
 
 
@@ -979,9 +987,10 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
         console.print(json.dumps(summary, indent=2), markup=False, highlight=False, soft_wrap=True)
         return 0
     n = summary["deals"]
-    options = "  ".join(f"{k}={_option_text(v)}" for k, v in rules.option_values.items())
-    console.print(f"{rules.title}  seeds 1-{n}  {options}  timeout {timeout} s, {jobs} job{'s' if jobs > 1 else ''}"
-                  f"{', thoughtful' if thoughtful else ''}", markup=False, highlight=False)
+    head = [rules.title, f"seeds 1-{n}"] + [f"{k}={_option_text(v)}" for k, v in rules.option_values.items()]
+    head.append(f"timeout {timeout:g} s" if timeout is not None else "no timeout")
+    head.append(f"{jobs} job{'s' if jobs > 1 else ''}" + (", thoughtful" if thoughtful else ""))
+    console.print("  ".join(head), markup=False, highlight=False)
     if summary["goal"] == "win":
         low, high = summary["interval"]
         answers = summary["answers"]

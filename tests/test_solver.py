@@ -163,7 +163,7 @@ def test_a_hand_made_lost_deal_is_unsolvable() -> None:
     assert code == 0 and out.startswith("unsolvable: no reachable position wins")
 
 
-def test_a_win_that_an_effect_declares_is_found() -> None:
+def test_a_win_that_an_effect_declares_is_found(tmp_path: Path) -> None:
     rules = load_ruleset(TINY)
     assert analyse(rules).can_win
     text = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
@@ -171,15 +171,12 @@ def test_a_win_that_an_effect_declares_is_found() -> None:
     claimed = head.replace("    safe: \"card.rank <= 2\"", "    do:\n      - move\n      - if: \"all(size(f) == 3 "
                            "for f in foundation)\"\n        then: [{end: {result: won, reason: claimed}}]\n")
     claimed += "end:\n  no_moves: {result: lost}\n"
-    path = ROOT / "tests" / "fixtures" / "solver" / "_claimed.yaml"
-    try:
-        path.write_text(claimed, encoding="utf-8")
-        other = load_ruleset(str(path))
-        assert not other.end_conditions and analyse(other).can_win
-        result = solve(other, seed=1)
-        assert result.answer == SOLVABLE and replay(other, result.moves, seed=1).outcome == "won"
-    finally:
-        path.unlink()
+    path = tmp_path / "claimed.yaml"
+    path.write_text(claimed, encoding="utf-8")
+    other = load_ruleset(str(path))
+    assert not other.end_conditions and analyse(other).can_win  # only the effect can end it won
+    result = solve(other, seed=1)
+    assert result.answer == SOLVABLE and replay(other, result.moves, seed=1).outcome == "won"
 
 
 # -- scores without a win ----------------------------------------------------------------------
