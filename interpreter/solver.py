@@ -19,6 +19,10 @@ A depth-first search over the real deal, for any one-seat ruleset:
   sequence of position budgets, every restart after the first breaking ties at random and
   shaking the order. A restart that finishes within its budget has searched every reachable
   position. Restarts are seeded: the same deal gets the same answer unless time runs out.
+- A win search keeps what it proved across restarts: a position from which every move was
+  tried, and whose strongly connected component (Tarjan's algorithm: positions that reach one
+  another through cycles) was closed, cannot lead to a win, and is never searched again. A
+  restart cut short loses only the positions of components still open.
 
 A ruleset that can end `won` (an end condition, `no_moves`, `repeat`, or an `end` effect) is
 searched for a win: `solvable` with the moves (shortened: detours back to a position of the
@@ -350,7 +354,7 @@ class _SearchGame(Game):
 class _Frame:
     """A position on the search path: its legal moves, the moves still to try, how it stands."""
 
-    __slots__ = ("legal", "todo", "evaluation", "faces", "score")
+    __slots__ = ("legal", "todo", "evaluation", "faces", "score", "key", "index", "low")
 
     def __init__(self, legal: list[Move], todo: list[Move], evaluation: int, faces: int, score: int) -> None:
         self.legal = legal
@@ -358,6 +362,11 @@ class _Frame:
         self.evaluation = evaluation
         self.faces = faces
         self.score = score
+        # Its key, and (a win search) its discovery number and the lowest discovery number of a
+        # position on the component stack that it reaches (Tarjan's algorithm, see `_Search.run`).
+        self.key: Any = None
+        self.index = 0
+        self.low = 0
 
 
 class _Search:
@@ -380,6 +389,14 @@ class _Search:
             self.slots = tuple(sorted(set(self.slots) | set(analysis.objective)))
         self.small_deck = len(self.rules.deck) < 255
         self.seen: dict[Any, int] = {}
+        # A win search proves positions lost as it goes, and keeps them across restarts: `dead`
+        # holds every position from which no win is reachable. Within a run, `open` numbers the
+        # positions of strongly connected components not yet closed (`components` is their stack).
+        # Sound only where a position's future does not depend on how it was reached.
+        self.proving = not self.score_goal and self.rules.repeat is None
+        self.dead: set[Any] = set()
+        self.open: dict[Any, int] = {}
+        self.components: list[Any] = []
         self.safe_templates = any(t.safe is not None for t in self.rules.moves)
         self.solution: list[str] | None = None
         # A score search: the best finished game, and the best position. While no move searched
@@ -413,25 +430,53 @@ class _Search:
         score = self.rules.score
         return 0 if score is None else int(score(self.state, {"player": 0}))
 
-    def seen_before(self, key: Any, score: int) -> bool:
+    def seen_before(self, key: Any, score: int, parent: _Frame | None) -> bool:
+        """Was this position searched before (in a score search by dominance: with at least this
+        score so far)? In a win search, a position of a component still open lowers the parent's
+        `low`; a position searched before and not open is proven lost."""
+        if self.proving:
+            index = self.open.get(key)
+            if index is not None:
+                if parent is not None and index < parent.low:
+                    parent.low = index
+                return True
+            return key in self.dead
         old = self.seen.get(key)
         return old is not None and old <= (-score if self.dominance else 0)
 
-    def visit(self, key: Any, score: int) -> bool:
-        """Mark a position searched; False when it was searched before (in a score search by
-        dominance: with at least this score so far)."""
-        rank = -score if self.dominance else 0
-        old = self.seen.get(key)
-        if old is not None and old <= rank:
-            return False
-        self.seen[key] = rank
+    def visit(self, key: Any, score: int, parent: _Frame | None) -> int | None:
+        """Mark a position searched and return its discovery number; None when it was searched
+        before (see `seen_before`)."""
+        if self.seen_before(key, score, parent):
+            return None
+        if self.proving:
+            self.open[key] = index = self.nodes
+            self.components.append(key)
+        else:
+            self.seen[key] = -score if self.dominance else 0
+            index = self.nodes
         self.nodes += 1
         if self.nodes & 31 == 0 or self.nodes == 1:
             if time.perf_counter() > self.deadline:
                 raise _OutOfBudget("time ran out")
-            if len(self.seen) > self.max_positions:
+            if len(self.seen) + len(self.open) + len(self.dead) > self.max_positions:
                 raise _OutOfBudget(f"more than {self.max_positions:,} positions")
-        return True
+        return index
+
+    def close(self, frame: _Frame, parent: _Frame | None) -> None:
+        """A win search has tried every move of `frame` without a win. If no position it reached is
+        still open above it, it closes a component: every position in it is proven lost. Otherwise
+        it hands its `low` to its parent."""
+        if frame.low == frame.index:
+            components, open_, dead = self.components, self.open, self.dead
+            while True:
+                key = components.pop()
+                del open_[key]
+                dead.add(key)
+                if key == frame.key:
+                    break
+        elif parent is not None and frame.low < parent.low:
+            parent.low = frame.low
 
     def finished(self) -> bool:
         """At a finished game: record it. True when the search is over (a win)."""
@@ -507,23 +552,29 @@ class _Search:
         """One depth-first search from the game's position, over at most `limit` new positions.
         True when it was not cut short: every reachable position was searched."""
         game = self.game
-        self.seen = {}
+        self.seen, self.open, self.components = {}, {}, []
         stop = self.nodes + limit
         if game.is_over:
             self.finished()
             return True
         score_goal = self.score_goal
+        proving = self.proving
         score = self.so_far() if score_goal else 0
         if score_goal:
             self._position(score)
-        self.visit(self.key(), score)
-        stack = [self.frame(score)]
+        key = self.key()
+        index = self.visit(key, score, None)
+        if index is None:  # proven lost by an earlier restart
+            return True
+        stack = [self._frame_at(key, index, score)]
         # see _SearchGame: a position seen before then costs no listing of its moves
         lazy = game if isinstance(game, _SearchGame) and game.rules.repeat is None else None
         while stack:
             frame = stack[-1]
             if not frame.todo:
                 stack.pop()
+                if proving:
+                    self.close(frame, stack[-1] if stack else None)
                 if stack:
                     game.undo()
                     _restore_legal(game, stack[-1].legal)
@@ -538,18 +589,18 @@ class _Search:
                     lazy.lazy = False
             else:
                 game.apply(move)
-            self._learn(kind, frame)
             if score_goal:
                 score = self.so_far()
                 if score < frame.score:
                     self.monotone = False
             key = self.key()
             if lazy is not None:
-                if not game.is_over and self.seen_before(key, score):
+                if not game.is_over and self.seen_before(key, score, frame):
                     game.undo()
                     _restore_legal(game, frame.legal)
                     continue
                 lazy.settle()
+            self._learn(kind, frame)  # what a move to a new position did
             if game.is_over:
                 if self.finished():
                     return False
@@ -559,14 +610,21 @@ class _Search:
                     stack.pop()
                     game.undo()
                 return False
-            elif self.visit(key, score):
-                if score_goal:
-                    self._position(score)
-                stack.append(self.frame(score))
-                continue
+            else:
+                index = self.visit(key, score, frame)
+                if index is not None:
+                    if score_goal:
+                        self._position(score)
+                    stack.append(self._frame_at(key, index, score))
+                    continue
             game.undo()
             _restore_legal(game, frame.legal)
         return True
+
+    def _frame_at(self, key: Any, index: int, score: int) -> _Frame:
+        frame = self.frame(score)
+        frame.key, frame.index, frame.low = key, index, index
+        return frame
 
     def _position(self, score: int) -> None:
         if self.best_position is None or score > self.best_position[0]:

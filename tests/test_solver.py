@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from intervals import wilson as reference_wilson
 FIXTURES = ROOT / "tests" / "fixtures" / "solver"
 TINY = str(FIXTURES / "tiny.yaml")            # open cards; wins and losses
 TINY_BANK = str(FIXTURES / "tiny-bank.yaml")  # open cards; a score, no win
+TINY_STOCK = str(FIXTURES / "tiny-stock.yaml")  # open cards and a stock turning round: cycles
 SORTED_DEAL = FIXTURES / "klondike-sorted.deal"
 TINY_LOST_DEAL = FIXTURES / "tiny-lost.deal"
 
@@ -151,6 +153,78 @@ def test_answers_match_an_exhaustive_count_and_solutions_win() -> None:
             assert result.moves == []
         answers.append(result.answer)
     assert answers.count(UNSOLVABLE) == 2  # seeds 3 and 13
+
+
+def winnable_keys(rules: Any, seed: int) -> tuple[set[Any], set[Any]]:
+    """Every position reachable from the deal, by the solver's position key: those from which a win
+    can be reached, and all of them (a breadth-first walk, then backward induction)."""
+    from cardrules.solver import _Search
+    analysis = analyse(rules)
+
+    def key(game: Any) -> Any:
+        return _Search(game, analysis, math.inf, 10 ** 9).key()
+
+    start = rules.new_game(seed=seed, max_moves=10 ** 9)
+    graph: dict[Any, list[Any]] = {}
+    winning: set[Any] = set()
+    queue = deque([start])
+    graph[key(start)] = []
+    while queue:
+        here = queue.popleft()
+        here_key = key(here)
+        for move in here.legal_moves():
+            there = here.clone()
+            there.apply(move)
+            if there.is_over:
+                if there.outcome == "won":
+                    winning.add(here_key)
+                continue
+            there_key = key(there)
+            graph[here_key].append(there_key)
+            if there_key not in graph:
+                graph[there_key] = []
+                queue.append(there)
+    changed = True
+    while changed:
+        changed = False
+        for position, children in graph.items():
+            if position not in winning and any(child in winning for child in children):
+                winning.add(position)
+                changed = True
+    return winning, set(graph)
+
+
+def test_positions_proven_lost_never_include_a_winnable_one_even_when_a_search_is_cut_short() -> None:
+    """Tarjan's components: a search cut short after any number of positions keeps only positions
+    from which no win is reachable, and a later search with that knowledge gives the true answer."""
+    from cardrules.solver import _Search, new_search_game
+    proven = 0
+    for rules, seed in [(load_ruleset(path), seed) for path in (TINY, TINY_STOCK) for seed in range(1, 21)]:
+        winning, reachable = winnable_keys(rules, seed)
+        for limit in (1, 2, 3, 5, 8, 13):
+            game = new_search_game(rules, seed=seed)
+            search = _Search(game, analyse(rules), math.inf, 10 ** 9)
+            start = search.key()
+            search.run(limit)
+            assert not (search.dead & winning), (seed, limit)
+            assert search.dead <= reachable
+            proven += len(search.dead)
+            exhausted = search.run()  # carries on with what the cut search proved
+            assert search.solution is not None or exhausted
+            assert (search.solution is not None) == (start in winning), (seed, limit)
+    assert proven > 0  # the cut searches did prove positions lost
+
+
+def test_restarts_of_a_few_positions_each_still_give_the_true_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules import solver
+    luby = solver._restart_limits
+    monkeypatch.setattr(solver, "_restart_limits", lambda: luby(1))
+    rules = load_ruleset(TINY)
+    for seed in range(1, 21):
+        result = solve(rules, seed=seed, timeout=None)
+        assert result.answer == (SOLVABLE if oracle(rules, seed=seed)[0] else UNSOLVABLE), seed
+        if result.answer == SOLVABLE:
+            assert replay(rules, result.moves, seed=seed).outcome == "won"
 
 
 def test_a_hand_made_lost_deal_is_unsolvable() -> None:
