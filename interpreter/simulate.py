@@ -569,7 +569,9 @@ def render_summary(summary: dict[str, Any]) -> list[Any]:
     for name, justify in (("seat", "right"), ("kind", "left"),
                           ("won" if summary["players"] == 1 else "win share", "right"), ("95% CI", "right"),
                           ("score mean", "right"), ("sd", "right"), ("quartiles", "right")):
-        seats.add_column(name, justify=justify, no_wrap=name != "kind")  # type: ignore[arg-type]
+        # A long bot text (its parameters) folds onto more lines rather than being cut.
+        seats.add_column(name, justify=justify, no_wrap=name != "kind",  # type: ignore[arg-type]
+                         overflow="fold" if name == "kind" else "ellipsis", min_width=6 if name == "kind" else None)
     for wins, scores in zip(summary["wins"], summary["scores"]):
         seat = str(wins["seat"])
         seats.add_row(seat, summary["seats"][seat], f"{wins['share']:.1%}",

@@ -302,3 +302,18 @@ def test_wilson_intervals() -> None:
     assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
     low, high = wilson(2.5, 10)  # a shared win counts a fraction
     assert low < 0.25 < high
+
+
+def test_a_long_bot_text_is_folded_whole_into_a_narrow_summary_table() -> None:
+    from cardrules.simulate import render_summary
+    seat = "montecarlo:budget=3,depth=4"
+    plan = prepare("ten-bucks", 2, players=2, seats=[f"1={seat}"])
+    summary = summarize(plan, run_games(plan))
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False)
+    for part in render_summary(summary):
+        console.print(part)
+    seat_rows = out.getvalue().split("Games")[0].splitlines()
+    kind_cells = [line.split("│")[1].strip() for line in seat_rows if line.count("│") >= 6]
+    assert "…" not in out.getvalue()
+    assert seat in "".join(kind_cells) and "random" in kind_cells
