@@ -333,9 +333,14 @@ class Game:
                 move.actor = self.state.current
         return out
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: Move, settle: bool = True) -> None:
         """Apply a legal move; raises `IllegalMoveError` for any other. In a simultaneous game the
-        move is made by its seat (`move.actor`), and one that has become illegal is refused."""
+        move is made by its seat (`move.actor`), and one that has become illegal is refused.
+
+        `settle=False` is for searches that take most moves back at once: the work that follows a
+        move (the end conditions, the move limit, listing the next legal moves to see whether any
+        is left) is left out until `settle()`. Until then only `state`, `undo` and `settle` may be
+        used; an `end` effect has ended the game already. Not with `end.repeat`."""
         rules = self.rules
         S = self.state
         simultaneous = rules.simultaneous and move.actor >= 0
@@ -375,7 +380,12 @@ class Game:
             if not S.over and not env.get("acted") and not rules.simultaneous:
                 self._advance_turn(bool(env.get("end_turn", False)))
             counted = self._count_position()
-            self._after_change()
+            if settle:
+                self._after_change()
+            elif rules.repeat is not None:
+                raise ValueError("a ruleset with end.repeat needs every move settled")
+            else:
+                self._legal, self._seat_legal = None, {}
         except BaseException:
             # A move applies whole or not at all: a failing rule leaves the game as it was.
             S.undo_to(mark)
@@ -450,6 +460,11 @@ class Game:
         key = self._keys.pop()
         self._seen[key] -= 1
 
+    def settle(self) -> None:
+        """Finish a move applied with `settle=False`, exactly as `apply` would have (once)."""
+        if self._legal is None:
+            self._after_change()
+
     def _after_change(self) -> None:
         """Check the end conditions; a game with no legal move ends as the ruleset says."""
         rules = self.rules
@@ -490,8 +505,10 @@ class Game:
         S.end(outcome, reason)
         self._ended()
 
-    def undo(self) -> None:
-        """Take back the last move (or `finish`)."""
+    def undo(self, legal: list[Move] | None = None) -> None:
+        """Take back the last move (or `finish`). A search that kept the legal moves of the
+        position it goes back to passes them as `legal`, so they are not listed again (and
+        `apply` finds its next move among them by identity)."""
         S = self.state
         if not S.marks:
             raise IllegalMoveError("there is no move to undo")
@@ -500,7 +517,7 @@ class Game:
             self.history.pop()
             if self.rules.repeat is not None:
                 self._uncount_position()
-        self._legal, self._seat_legal = None, {}
+        self._legal, self._seat_legal = legal, {}
 
     def clone(self) -> "Game":
         other = Game.__new__(Game)

@@ -13,8 +13,9 @@ A depth-first search over the real deal, for any one-seat ruleset:
 - The other moves are tried in a cheap, generic order: kinds of move (template, and whether
   the move uncovers the card beneath) that have raised the ruleset's evaluation (`heuristic`,
   else its score) most so far first, then those that turned cards face up.
-- One `Game` is walked with apply and undo, never cloned; a move that reaches a position seen
-  before is taken back before the game lists the next legal moves (`_SearchGame`).
+- One `Game` is walked with apply and undo, never cloned; moves are applied unsettled
+  (`Game.apply(move, settle=False)`), so a move that reaches a position seen before is taken
+  back before the game lists the next legal moves.
 - Depth-first searches of such puzzles have heavy tails, so the search restarts: the Luby
   sequence of position budgets, every restart after the first breaking ties at random and
   shaking the order. A restart that finishes within its budget has searched every reachable
@@ -327,30 +328,6 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _restore_legal(game: Game, moves: list[Move]) -> None:
-    """After an undo the position is the one whose legal moves were `moves`: hand them back to the
-    game, so that it does not enumerate them again (and the next `apply` finds its move by identity)."""
-    game._legal = moves
-
-
-class _SearchGame(Game):
-    """The search's game. While `lazy`, a move's `apply` leaves out the work that follows it (the
-    end conditions, and listing the next legal moves to see whether any is left): most moves in a
-    search reach a position seen before and are taken back at once. `settle` does that work for a
-    new position, exactly as `apply` would have."""
-
-    lazy = False
-
-    def _after_change(self) -> None:
-        if self.lazy:
-            self._legal, self._seat_legal = None, {}
-            return
-        super()._after_change()
-
-    def settle(self) -> None:
-        super()._after_change()
-
-
 class _Frame:
     """A position on the search path: its legal moves, the moves still to try, how it stands."""
 
@@ -567,8 +544,9 @@ class _Search:
         if index is None:  # proven lost by an earlier restart
             return True
         stack = [self._frame_at(key, index, score)]
-        # see _SearchGame: a position seen before then costs no listing of its moves
-        lazy = game if isinstance(game, _SearchGame) and game.rules.repeat is None else None
+        # Moves are applied unsettled: a position seen before then costs no listing of its moves
+        # (most moves in a search reach one, and are taken back at once).
+        lazy = game.rules.repeat is None
         while stack:
             frame = stack[-1]
             if not frame.todo:
@@ -576,30 +554,21 @@ class _Search:
                 if proving:
                     self.close(frame, stack[-1] if stack else None)
                 if stack:
-                    game.undo()
-                    _restore_legal(game, stack[-1].legal)
+                    game.undo(stack[-1].legal)
                 continue
             move = frame.todo.pop()
             kind = self._kind(move)
-            if lazy is not None:
-                lazy.lazy = True
-                try:
-                    game.apply(move)
-                finally:
-                    lazy.lazy = False
-            else:
-                game.apply(move)
+            game.apply(move, settle=not lazy)
             if score_goal:
                 score = self.so_far()
                 if score < frame.score:
                     self.monotone = False
             key = self.key()
-            if lazy is not None:
+            if lazy:
                 if not game.is_over and self.seen_before(key, score, frame):
-                    game.undo()
-                    _restore_legal(game, frame.legal)
+                    game.undo(frame.legal)
                     continue
-                lazy.settle()
+                game.settle()
             self._learn(kind, frame)  # what a move to a new position did
             if game.is_over:
                 if self.finished():
@@ -617,8 +586,7 @@ class _Search:
                         self._position(score)
                     stack.append(self._frame_at(key, index, score))
                     continue
-            game.undo()
-            _restore_legal(game, frame.legal)
+            game.undo(frame.legal)
         return True
 
     def _frame_at(self, key: Any, index: int, score: int) -> _Frame:
@@ -771,7 +739,7 @@ def _restart_limits(base: int = RESTART_BASE) -> Iterable[int]:
 
 def new_search_game(rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None) -> Game:
     """A game to search: one seat, and a move limit it never reaches."""
-    return _SearchGame(rules, seed=seed, deal=deal, players=1, max_moves=SEARCH_MAX_MOVES)
+    return Game(rules, seed=seed, deal=deal, players=1, max_moves=SEARCH_MAX_MOVES)
 
 
 def hidden_cards(game: Game) -> int:

@@ -262,3 +262,43 @@ def test_a_sum_target_prunes_the_search_and_finds_exact_totals(tmp_path: Path) -
     for move in game.legal_moves():
         assert sum(values[c] for p, n in move.selection for c in game.state.piles[p][-n:]) == 5
     assert game.legal_moves(), "some stacks show $1 and $5 bills, so $5 can be gathered"
+
+
+@pytest.mark.parametrize("name", ["klondike-draw3", "dollartaire", "cascades"])
+def test_a_move_applied_unsettled_then_settled_leaves_the_game_as_a_plain_apply_does(name: str) -> None:
+    """`apply(move, settle=False)` + `settle()` (a search's way) equals `apply(move)`: the same
+    legal moves, outcome and score after every move of a random game; `undo(legal)` hands back
+    the legal moves kept, and the next apply finds its move among them."""
+    import random
+    rules = load_ruleset(name)
+    plain, lazy = rules.new_game(seed=11), rules.new_game(seed=11)
+    rng = random.Random(5)
+    while not plain.is_over:
+        index = rng.randrange(len(plain.legal_moves()))
+        kept = lazy.legal_moves()
+        lazy.apply(kept[index], settle=False)
+        lazy.undo(kept)  # taken back at once, as a search does with a position seen before
+        again = lazy.legal_moves()
+        assert len(again) == len(kept) and all(a is b for a, b in zip(again, kept))
+        lazy.apply(kept[index], settle=False)
+        lazy.settle()
+        lazy.settle()  # a second settle does nothing
+        plain.apply(plain.legal_moves()[index])
+        assert [str(m) for m in lazy.legal_moves()] == [str(m) for m in plain.legal_moves()]
+        assert (lazy.outcome, lazy.reason, lazy.scores()) == (plain.outcome, plain.reason, plain.scores())
+        assert lazy._position_key() == plain._position_key()
+    assert len(plain.history) > 20
+
+
+def test_an_unsettled_move_is_refused_where_positions_are_counted(tmp_path: Path) -> None:
+    rules = _load(tmp_path, """\
+  shift:
+    from: left
+    to: right
+end:
+  repeat: {count: 3, result: draw}
+""")
+    game = rules.new_game(seed=1)
+    with pytest.raises(ValueError, match="end.repeat"):
+        game.apply(game.legal_moves()[0], settle=False)
+    assert game.history == [] and game.legal_moves()
