@@ -24,7 +24,7 @@ from .resources import rulesets_dir
 from .ruleset import check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
 from .simulate import simulate_command
-from .solver import solve_command
+from .solver import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT, solve_command
 from .source import load_document
 from .variants import resolve_extends
 
@@ -167,14 +167,18 @@ def solve(
     option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
     thoughtful: bool = typer.Option(False, "--thoughtful", help="Every card visible (how solitaires are analysed); "
                                     "needed where the player cannot see some cards."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Give up after this many seconds per deal: unknown."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Give up after this many seconds per deal "
+                                  "(answer: unknown); inf: no limit."),
+    max_positions: int = typer.Option(DEFAULT_MAX_POSITIONS, "--max-positions",
+                                      help="Give up past this many positions kept (a bound on memory: "
+                                           "about 400 bytes each)."),
     sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
 ) -> None:
     """Solve a one-player deal: solvable (with the moves), unsolvable, or unknown; or the best score."""
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
-                         console=Console(highlight=False))
+                         console=Console(highlight=False), max_positions=max_positions)
     if code:
         raise typer.Exit(code)
 

@@ -925,9 +925,10 @@ def _percent(x: float) -> str:
 
 def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Sequence[str], thoughtful: bool,
                   timeout: float | None, sample: int | None, jobs: int, as_json: bool, console: Console,
-                  err_console: Console | None = None) -> int:
+                  err_console: Console | None = None, max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
     """`cardrules solve`: solve one deal (--seed or --deal) or a sample of seeds. Returns the exit
-    code: 0 when the search answered (whatever the answer), 1 for an error or a refusal."""
+    code: 0 when the search answered (whatever the answer), 1 for an error or a refusal. A
+    timeout of None or infinity sets no time limit (the bound on positions kept still holds)."""
     errors = err_console if err_console is not None else Console(stderr=True, highlight=False)
     try:
         if sample is not None:
@@ -937,13 +938,18 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
                 raise SolveError("--sample needs a number of deals, 1 or more")
         elif (seed is None) == (deal is None):
             raise SolveError("give --seed N or --deal FILE (or --sample N)")
-        if timeout is not None and timeout < 0:
-            raise SolveError("--timeout cannot be negative")
+        if timeout is not None and not timeout >= 0:
+            raise SolveError("--timeout must be a number of seconds, 0 or more (inf: no limit)")
+        if timeout is not None and math.isinf(timeout):
+            timeout = None
+        if max_positions < 1:
+            raise SolveError("--max-positions needs a number of positions, 1 or more")
         chosen = _option_pairs(options)
         rules = load_ruleset(ruleset, chosen)
         check_solvable_ruleset(rules)
         if sample is not None:
-            return _sample_command(ruleset, rules, sample, thoughtful, timeout, max(1, jobs), as_json, console)
+            return _sample_command(ruleset, rules, sample, thoughtful, timeout, max(1, jobs), as_json, console,
+                                   max_positions)
         deal_text: list[str] | None = None
         if deal is not None:
             try:
@@ -952,7 +958,8 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
                 raise SolveError(f"cannot read the deal file: {exc}") from None
             order = rules.deck.parse_order(text, str(deal), cards=rules.deck_cards.get(1))
             deal_text = [rules.deck.codes[c] for c in order]
-        result = solve(rules, seed=seed, deal=deal_text, thoughtful=thoughtful, timeout=timeout)
+        result = solve(rules, seed=seed, deal=deal_text, thoughtful=thoughtful, timeout=timeout,
+                       max_positions=max_positions)
     except CardrulesError as error:
         errors.print(format_error(error), markup=False, highlight=False)
         return 1
@@ -993,7 +1000,7 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
 
 
 def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, timeout: float | None,
-                    jobs: int, as_json: bool, console: Console) -> int:
+                    jobs: int, as_json: bool, console: Console, max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
     done: list[dict[str, Any]] = []
 
     def progress(result: dict[str, Any]) -> None:
@@ -1006,9 +1013,10 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
     if status is not None:
         with status:
             summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs,
-                                   progress=progress)
+                                   max_positions=max_positions, progress=progress)
     else:
-        summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs)
+        summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs,
+                               max_positions=max_positions)
     if as_json:
         console.print(json.dumps(summary, indent=2), markup=False, highlight=False, soft_wrap=True)
         return 0

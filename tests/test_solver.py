@@ -343,3 +343,16 @@ def test_wilson_interval() -> None:
     assert wilson(18, 20) == pytest.approx(reference_wilson(18, 20))
     low, high = wilson(0, 10)
     assert low == 0 and 0.25 < high < 0.35
+
+
+def test_the_command_has_a_default_timeout_and_a_position_bound() -> None:
+    result = CliRunner().invoke(app, ["solve", "klondike", "--seed", "3", "--thoughtful", "--max-positions", "50",
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["answer"] == UNKNOWN and data["timeout"] == 10.0 and "more than 50 positions" in data["reason"]
+    code, out, _ = command(ruleset=TINY, seed=1, timeout=math.inf, as_json=True)
+    assert code == 0 and json.loads(out)["timeout"] is None and json.loads(out)["answer"] == SOLVABLE
+    for bad in (["--timeout", "-1"], ["--timeout", "nan"], ["--max-positions", "0"]):
+        result = CliRunner().invoke(app, ["solve", TINY, "--seed", "1", *bad])
+        assert result.exit_code == 1 and ("--timeout" in result.output or "--max-positions" in result.output), bad
