@@ -3,6 +3,7 @@
     python benchmarks/workbench_solver.py klondike [--deals 200] [--timeout3 60] [--timeout1 30]
                                                    [--jobs 2] [--from DIR]
     python benchmarks/workbench_solver.py dollartaire [--deals 200] [--timeout 10] [--jobs 2] [--from DIR]
+    python benchmarks/workbench_solver.py exhaust RULESET --seed S [--ignore VAR,...] [--timeout 60]
 
 `klondike` solves seeds 1..N of `klondike-draw3` and `klondike` (draw 1) with every card visible,
 as `cardrules solve RULESET --sample N --thoughtful --timeout T --jobs J` does, and prints for
@@ -17,6 +18,12 @@ the face-down bills are known to the search) and
 plays the same deals with the greedy bot (`cardrules simulate dollartaire -n N --seat 1=greedy`),
 then prints both distributions side by side: quantiles, the money brackets, a histogram, and the
 gap deal by deal.
+
+`exhaust RULESET --seed S [--ignore VAR,...]` checks one answer of the solver by brute force: a
+depth-first walk of every position reachable from the deal with plain moves (no safe moves, no
+proofs kept across restarts, every variable in the key but those named by `--ignore`, which
+must be ones that never change what is legal: a pass counter, a score), to say whether any
+reaches a win. Use it on a deal the solver called unsolvable.
 
 With `--from DIR`, the solver's answers are read from the JSON reports that
 `cardrules solve ... --sample N --json` wrote there (`klondike-draw3.json`, `klondike.json`,
@@ -112,9 +119,59 @@ def dollartaire(args: argparse.Namespace) -> None:
           f"solver below greedy on {sum(1 for g in gaps if g < 0)} deals")
 
 
+def exhaust(args: argparse.Namespace) -> None:
+    from cardrules import load_ruleset
+    from cardrules.solver import solve
+    import time
+
+    rules = load_ruleset(args.ruleset)
+    ignored = {rules.variables[name].slot for name in args.ignore.split(",") if name} if args.ignore else set()
+    kept = [i for i in range(rules.var_count) if i not in ignored]
+    game = rules.new_game(seed=args.seed, max_moves=10 ** 12)
+    state = game.state
+
+    def key() -> Any:
+        return (b"\xff".join(map(bytes, state.piles)), bytes(state.up), tuple(state.vars[i] for i in kept),
+                state.current, state.phase)
+
+    started = time.perf_counter()
+    seen = {key()}
+    stack = [list(game.legal_moves())]
+    won = False
+    while stack and not won:
+        if not stack[-1]:
+            stack.pop()
+            if stack:
+                game.undo()
+            continue
+        game.apply(stack[-1].pop())
+        if game.is_over:
+            won = game.outcome == "won"
+            game.undo()
+            continue
+        here = key()
+        if here in seen:
+            game.undo()
+            continue
+        seen.add(here)
+        if len(seen) > args.max_positions:
+            raise SystemExit(f"more than {args.max_positions:,} positions: no answer")
+        stack.append(list(game.legal_moves()))
+    walked = time.perf_counter() - started
+    answer = solve(rules, seed=args.seed, thoughtful=True, timeout=args.timeout).answer
+    print(f"{args.ruleset} seed {args.seed}: {len(seen):,} positions walked in {walked:.0f} s; "
+          f"a win is {'reachable' if won else 'not reachable'}. The solver says: {answer}. "
+          + ("They agree." if (answer == "solvable") == won and answer != "unknown" else "They DISAGREE."
+             if answer != "unknown" else ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", choices=("klondike", "dollartaire"))
+    parser.add_argument("game", choices=("klondike", "dollartaire", "exhaust"))
+    parser.add_argument("ruleset", nargs="?", help="exhaust: the ruleset")
+    parser.add_argument("--seed", type=int, help="exhaust: the deal")
+    parser.add_argument("--ignore", default="", help="exhaust: variables left out of the key (comma-separated)")
+    parser.add_argument("--max-positions", type=int, default=20_000_000, help="exhaust: give up past this many")
     parser.add_argument("--deals", type=int, default=200, help="seeds 1..N (default 200)")
     parser.add_argument("--timeout3", type=float, default=60.0, help="seconds per draw-3 deal (default 60)")
     parser.add_argument("--timeout1", type=float, default=30.0, help="seconds per draw-1 deal (default 30)")
@@ -122,7 +179,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--from", dest="source", type=Path, help="read the solver's JSON reports from this folder")
     args = parser.parse_args()
-    klondike(args) if args.game == "klondike" else dollartaire(args)
+    {"klondike": klondike, "dollartaire": dollartaire, "exhaust": exhaust}[args.game](args)
 
 
 if __name__ == "__main__":
