@@ -333,7 +333,8 @@ class _Frame:
 
     __slots__ = ("legal", "todo", "evaluation", "faces", "score", "key", "index", "low")
 
-    def __init__(self, legal: list[Move], todo: list[Move], evaluation: int, faces: int, score: int) -> None:
+    def __init__(self, legal: list[Move], todo: list[Move], evaluation: int, faces: int, score: int,
+                 key: Any, index: int) -> None:
         self.legal = legal
         self.todo = todo  # best last: they are popped
         self.evaluation = evaluation
@@ -341,9 +342,9 @@ class _Frame:
         self.score = score
         # Its key, and (a win search) its discovery number and the lowest discovery number of a
         # position on the component stack that it reaches (Tarjan's algorithm, see `_Search.run`).
-        self.key: Any = None
-        self.index = 0
-        self.low = 0
+        self.key = key
+        self.index = index
+        self.low = index
 
 
 class _Search:
@@ -424,8 +425,10 @@ class _Search:
     def visit(self, key: Any, score: int, parent: _Frame | None) -> int | None:
         """Mark a position searched and return its discovery number; None when it was searched
         before (see `seen_before`)."""
-        if self.seen_before(key, score, parent):
-            return None
+        return None if self.seen_before(key, score, parent) else self.mark(key, score)
+
+    def mark(self, key: Any, score: int) -> int:
+        """Mark a position not searched before as searched; its discovery number."""
         if self.proving:
             self.open[key] = index = self.nodes
             self.components.append(key)
@@ -484,23 +487,23 @@ class _Search:
             uncovers = rest <= 0 or not self.state.up[pile[rest - 1]]
         return move.template, uncovers
 
-    def frame(self, score: int) -> _Frame:
-        """The frame of the position reached (already visited): a safe move alone, or every legal
-        move, the most promising last."""
+    def frame(self, key: Any, index: int, score: int) -> _Frame:
+        """The frame of the position reached (already visited as `index`): a safe move alone, or
+        every legal move, the most promising last."""
         game = self.game
         legal = game.legal_moves()
         evaluation, faces = game.evaluation(0), self.state.up.count(1)
         if self.safe_templates:
             for move in legal:
                 if game.is_safe(move):
-                    return _Frame(legal, [move], evaluation, faces, score)
+                    return _Frame(legal, [move], evaluation, faces, score, key, index)
         learned = self.learned
         ranked = []
         shaking = self.jitter > 0
         rng = self.rng
-        for index, move in enumerate(legal):
+        for place, move in enumerate(legal):
             stats = learned.get(self._kind(move))
-            tie = rng.random() if shaking else -index  # a restart breaks ties at random
+            tie = rng.random() if shaking else -place  # a restart breaks ties at random
             if stats is None:  # a kind never tried: try it early, to learn what it does
                 ranked.append((math.inf, math.inf, tie, move))
             else:
@@ -509,8 +512,8 @@ class _Search:
         if shaking and len(ranked) > 1:  # and shakes the order a little
             shaken = sorted(((i + rng.random() * self.jitter, r[3]) for i, r in enumerate(ranked)),
                             key=lambda r: r[0])
-            return _Frame(legal, [m for _, m in shaken], evaluation, faces, score)
-        return _Frame(legal, [r[3] for r in ranked], evaluation, faces, score)
+            return _Frame(legal, [m for _, m in shaken], evaluation, faces, score, key, index)
+        return _Frame(legal, [r[3] for r in ranked], evaluation, faces, score, key, index)
 
     def _learn(self, kind: tuple[int, bool], frame: _Frame) -> None:
         gain = self.game.evaluation(0) - frame.evaluation
@@ -543,7 +546,7 @@ class _Search:
         index = self.visit(key, score, None)
         if index is None:  # proven lost by an earlier restart
             return True
-        stack = [self._frame_at(key, index, score)]
+        stack = [self.frame(key, index, score)]
         # Moves are applied unsettled: a position seen before then costs no listing of its moves
         # (most moves in a search reach one, and are taken back at once).
         lazy = game.rules.repeat is None
@@ -580,19 +583,15 @@ class _Search:
                     game.undo()
                 return False
             else:
-                index = self.visit(key, score, frame)
+                # unsettled, the position was just found new; settled, it is checked here
+                index = self.mark(key, score) if lazy else self.visit(key, score, frame)
                 if index is not None:
                     if score_goal:
                         self._position(score)
-                    stack.append(self._frame_at(key, index, score))
+                    stack.append(self.frame(key, index, score))
                     continue
             game.undo(frame.legal)
         return True
-
-    def _frame_at(self, key: Any, index: int, score: int) -> _Frame:
-        frame = self.frame(score)
-        frame.key, frame.index, frame.low = key, index, index
-        return frame
 
     def _position(self, score: int) -> None:
         if self.best_position is None or score > self.best_position[0]:
