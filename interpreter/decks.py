@@ -9,12 +9,14 @@ deal files and move texts (`code`), and how a face-up card is shown (`face`,
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import DealError, RulesetError, unknown
+from .errors import DealError, RulesetError, SourcePos, unknown
+from .limits import MAX_CARDS
 from .source import Document, load_document
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -64,12 +66,13 @@ class Deck:
             for match in re.finditer(r"\S+", line):
                 code = match.group().upper()
                 where = f"{source}:{line_no}:{match.start() + 1}"
+                shown = match.group() if len(match.group()) <= 20 else match.group()[:17] + "..."
                 if code not in by_code:
                     if any(c.upper() == code for c in self.codes):
-                        raise DealError(f"{where}: '{match.group()}' is not among the cards in play")
-                    raise DealError(f"{where}: '{match.group()}' is not a card of the {self.name} deck")
+                        raise DealError(f"{where}: '{shown}' is not among the cards in play")
+                    raise DealError(f"{where}: '{shown}' is not a card of the {self.name} deck")
                 if not by_code[code]:
-                    raise DealError(f"{where}: '{match.group()}' appears more often than the deck holds it")
+                    raise DealError(f"{where}: '{shown}' appears more often than the deck holds it")
                 order.append(by_code[code].pop())
         if len(order) != len(in_play):
             missing = sorted({code for code, ids in by_code.items() if ids})
@@ -81,6 +84,8 @@ class Deck:
 
 def _format(template: str, card: dict[str, Any], values: dict[str, dict[Any, str]]) -> str:
     def one(name: str, value: Any) -> str:
+        if isinstance(value, (list, dict)):  # a list inside a list: shown as it is
+            return str(value)
         mapping = values.get(name, {})
         return str(mapping.get(value, value))
 
@@ -99,15 +104,19 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
     doc = load_document(path, display_path=display_path)
     data = doc.data
     if not isinstance(data, dict):
-        raise RulesetError("a deck file must be a mapping", doc.pos(()))
+        raise RulesetError("a deck file must be a mapping", SourcePos(doc.path, 1, 1))  # its text is not shown
     from .schema import validate  # late import: schema loads the ruleset schema
 
     validate(doc, "deck")
     attributes: dict[str, str] = dict(data["attributes"])
     cards: list[dict[str, Any]] = []
     origins: list[tuple[Any, ...]] = []  # where each card's values are written, for errors
+    total = 0
     for i, entry in enumerate(data["cards"]):
         copies = entry.get("copies", 1)
+        total += copies * math.prod(len(values) for values in entry["each"].values()) if "each" in entry else copies
+        if total > MAX_CARDS:  # counted before the cards are made
+            raise RulesetError(f"the deck has more than {MAX_CARDS:,} cards", doc.pos(("cards", i)))
         if "each" in entry:
             names = list(entry["each"])
             for combo in itertools.product(*(entry["each"][n] for n in names)):
@@ -127,8 +136,12 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
         if source not in attributes:
             raise RulesetError(unknown("attribute", source, attributes), doc.pos(where))
     for name, rule in data.get("derive", {}).items():
-        for card in cards:
-            card[name] = rule["map"].get(card.get(rule["from"]))
+        for index, card in enumerate(cards):
+            value = card.get(rule["from"])
+            if isinstance(value, (list, dict)):
+                raise RulesetError(f"derive: card {index + 1}'s '{rule['from']}' is a list; a derived attribute maps "
+                                   f"single values", doc.pos(("derive", name, "from")))
+            card[name] = rule["map"].get(value)
     if "copy" in attributes:
         raise RulesetError("'copy' is given to every card (1 for the first of equal cards, 2 for the next, ...); "
                            "the deck cannot declare it", doc.pos(("attributes", "copy"), key=True))

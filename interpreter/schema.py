@@ -29,8 +29,23 @@ def _validator(kind: str) -> Draft202012Validator:
     return Draft202012Validator(load_schema(kind))
 
 
+_SIZE_WORDS = {"maxItems": "has more than {} items", "minItems": "needs at least {} item(s)",
+               "maxProperties": "has more than {} entries", "maxLength": "is longer than {} characters"}
+
+
+def _short(text: str, most: int = 200) -> str:
+    """A message cut to `most` characters (jsonschema quotes whole values, which may be huge)."""
+    return text if len(text) <= most else text[:most - 25] + " ... " + text[-20:]
+
+
 def _describe(error: ValidationError) -> str:
+    return _short(_full_description(error))
+
+
+def _full_description(error: ValidationError) -> str:
     where = "/".join(str(p) for p in error.absolute_path)
+    if error.validator in _SIZE_WORDS:
+        return f"{where or 'the document'} {_SIZE_WORDS[str(error.validator)].format(error.validator_value)}"
     if error.validator == "additionalProperties":
         extras = sorted(set(error.instance) - set(error.schema.get("properties", {})))
         allowed = ", ".join(sorted(error.schema.get("properties", {})))

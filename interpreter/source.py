@@ -5,10 +5,18 @@ Python data from it and keeps a map from each value's path (a tuple of keys and
 indices) to its node. Later stages use `Document.pos` to point errors at a line and
 column, and `Document.expr_pos` to point at one character inside an expression
 string, whatever its YAML quoting style.
+
+Files are untrusted: `read_bounded` reads only regular files of bounded size (never a
+device, a pipe or `/proc`), the composer bounds nesting, and the builder bounds the
+values a document expands to through aliases (limits.py), rejects keys that are not
+plain values, integers outside 64 bits and control characters in strings (which could
+take over a terminal when a title or a card is printed).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +25,9 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import RulesetError, SourcePos
+from .errors import CardrulesError, RulesetError, SourcePos, first_control
+from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_VALUES
+from .resources import rulesets_dir
 
 PathKey = tuple[Any, ...]
 
@@ -100,52 +110,242 @@ def _scalar_offset(text: str, node: ScalarNode, offset: int) -> int:
     return min(j, max(end - 1, start))
 
 
+@dataclass(frozen=True)
+class FileAccess:
+    """The folders a ruleset's `extends:` and `deck:` may name files in: the folder tree of the
+    ruleset that was asked for, the bundled rulesets, and any the user adds (`--path DIR`).
+
+    Only YAML files (`.yaml`, `.yml`) are ever read through a name a ruleset gives, and a name
+    must lead inside one of the folders after every `..` and symbolic link is followed."""
+
+    roots: tuple[Path, ...]
+
+    @classmethod
+    def for_ruleset(cls, path: str | Path, search_path: tuple[str | Path, ...] = ()) -> "FileAccess":
+        folders = [Path(path).resolve().parent, rulesets_dir().resolve()]
+        return cls(tuple(dict.fromkeys(folders + [Path(p).expanduser().resolve() for p in search_path])))
+
+    def allows(self, path: Path) -> bool:
+        resolved = path.resolve()
+        return any(resolved == root or root in resolved.parents for root in self.roots)
+
+    def find(self, name: str, candidates: list[Path], not_found: str, pos: SourcePos) -> Path:
+        """The first candidate file that exists, is a YAML file and lies in an allowed folder; else
+        an error: `not_found`, or that the file lies outside those folders."""
+        outside = None
+        for candidate in candidates:
+            if candidate.suffix not in (".yaml", ".yml") or not candidate.exists():
+                continue
+            if not self.allows(candidate):
+                outside = outside or candidate
+            elif not candidate.is_file():
+                raise RulesetError(f"'{name}' is not a regular file", pos)
+            else:
+                return candidate
+        if outside is not None:
+            raise RulesetError(f"'{name}' is outside the folders this ruleset may read (its own folder tree and "
+                               f"the bundled rulesets; `--path DIR` adds a folder)", pos)
+        raise RulesetError(not_found, pos)
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_SYSTEM_FOLDERS = tuple(Path(p) for p in ("/proc", "/sys", "/dev"))
+
+
+def read_bounded(path: str | Path, shown: str | None = None, error: type[CardrulesError] = RulesetError) -> str:
+    """The UTF-8 text of a regular file of at most `MAX_FILE_BYTES`; anything else raises `error`.
+
+    A device, a pipe, a folder or a file under /proc, /sys or /dev is refused before it is
+    read (opening is non-blocking, so a pipe cannot hang the reader)."""
+    shown = str(path) if shown is None else shown
+    resolved = Path(path).resolve()
+    if any(resolved == folder or folder in resolved.parents for folder in _SYSTEM_FOLDERS):
+        raise error(f"{shown}: not a file cardrules reads (a system file)")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise error(f"file not found: {shown}") from None
+    except OSError as exc:
+        raise error(f"cannot read {shown}: {exc.strerror or exc}") from None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        raise error(f"{shown}: not a regular file")
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise error(f"cannot read {shown}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{shown}: the file is larger than {MAX_FILE_BYTES:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{shown}: not a UTF-8 text file (byte {exc.start + 1})") from None
+
+
+class _TooLarge(yaml.MarkedYAMLError):
+    """A document nested past `MAX_YAML_DEPTH` or with more than `MAX_YAML_VALUES` nodes."""
+
+
+_OPENING = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSING = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+class _Bounds:
+    """Counts nesting and nodes while a document is parsed, and stops past the limits."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.nodes = 0
+
+    def enter(self, mark: Any) -> None:
+        self.depth += 1
+        self.nodes += 1
+        if self.depth > MAX_YAML_DEPTH:
+            raise _TooLarge(None, None, f"mappings and lists are nested more than {MAX_YAML_DEPTH} deep", mark)
+        self.count(mark)
+
+    def count(self, mark: Any) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_YAML_VALUES:
+            raise _TooLarge(None, None, f"the document has more than {MAX_YAML_VALUES:,} values", mark)
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's pure-Python safe loader with the bounds (its composer recurses once per level)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.bounds = _Bounds()
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        event = self.peek_event()
+        if isinstance(event, _OPENING):
+            self.bounds.enter(event.start_mark)
+            try:
+                return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            finally:
+                self.bounds.depth -= 1
+        self.bounds.count(event.start_mark)
+        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+
+
+def _compose(text: str) -> Node | None:
+    """The node tree of a YAML text, within the bounds. With libyaml (PyYAML's C extension) the
+    bounds are checked on its event stream first, and then its composer (fast, but recursive in C)
+    builds the tree; without it, the pure-Python composer checks them as it goes."""
+    if getattr(yaml, "__with_libyaml__", False):
+        bounds = _Bounds()
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(event, _OPENING):
+                bounds.enter(event.start_mark)
+            elif isinstance(event, _CLOSING):
+                bounds.depth -= 1
+            elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                bounds.count(event.start_mark)
+        loader: Any = yaml.CSafeLoader(text)
+    else:
+        loader = _BoundedLoader(text)
+    try:
+        return loader.get_single_node()  # type: ignore[no-any-return]
+    finally:
+        loader.dispose()
+
+
 class _Builder:
-    """Turns a composed node tree into plain data and a path -> node map."""
+    """Turns a composed node tree into plain data and a path -> node map, within the limits."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.constructor = SafeConstructor()
+        self.values = 0
 
-    def build(self, node: Node, path: PathKey) -> Any:
+    def error(self, message: str, node: Node, offset: int | None = None) -> RulesetError:
+        index = node.start_mark.index
+        if offset is not None and isinstance(node, ScalarNode):
+            index = _scalar_offset(self.doc.text, node, offset)
+        return RulesetError(message, self.doc._mark_pos(index))
+
+    def build(self, node: Node, path: PathKey, depth: int = 1) -> Any:
+        self.values += 1
+        if self.values > MAX_YAML_VALUES:
+            raise self.error(f"the document expands to more than {MAX_YAML_VALUES:,} values "
+                             f"(aliases of aliases?)", node)
+        if depth > MAX_YAML_DEPTH:  # aliases can nest what the composer saw as shallow
+            raise self.error(f"mappings and lists are nested more than {MAX_YAML_DEPTH} deep "
+                             f"(aliases included)", node)
         self.doc.nodes[path] = node
         if isinstance(node, MappingNode):
-            self.constructor.flatten_mapping(node)
-            result: dict[Any, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.constructor.construct_object(key_node, deep=True)
-                if isinstance(key, list):
-                    key = tuple(key)
-                if key in result:
-                    raise RulesetError(f"duplicate key {key!r}", self.doc._mark_pos(key_node.start_mark.index))
-                self.doc.key_nodes[path + (key,)] = key_node
-                result[key] = self.build(value_node, path + (key,))
-            return result
+            return self.mapping(node, path, depth)
         if isinstance(node, SequenceNode):
-            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        return self.constructor.construct_object(node, deep=True)
+            return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def mapping(self, node: MappingNode, path: PathKey, depth: int) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        merged: dict[Any, Any] = {}  # from `<<: *anchor` keys; the mapping's own keys win
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+                for source in sources:
+                    if not isinstance(source, MappingNode):
+                        raise self.error("a merge key (<<) takes a mapping or a list of mappings", source)
+                    for key, value in self.mapping(source, path, depth).items():
+                        merged.setdefault(key, value)
+                continue
+            if not isinstance(key_node, ScalarNode):
+                raise self.error("a key must be a plain value (a name), not a mapping or a list", key_node)
+            key = self.scalar(key_node)
+            if key in result:
+                raise self.error(f"duplicate key {key!r}", key_node)
+            self.doc.key_nodes[path + (key,)] = key_node
+            result[key] = self.build(value_node, path + (key,), depth + 1)
+        for key, value in merged.items():
+            result.setdefault(key, value)
+        return result
+
+    def scalar(self, node: ScalarNode) -> Any:
+        self.values += 1
+        try:
+            value = self.constructor.construct_object(node, deep=True)
+        except ValueError:  # Python refuses to read integers of more than 4,300 digits
+            raise self.error("the number is too large (numbers are 64-bit integers)", node) from None
+        if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+            raise self.error(f"the number {value if abs(value) < 10 ** 30 else 'given'} is outside the 64-bit "
+                             f"range ({INT_MIN} to {INT_MAX})", node)
+        if isinstance(value, str):
+            bad = first_control(value)
+            if bad >= 0:
+                raise self.error(f"control character U+{ord(value[bad]):04X} in a string: rulesets may not hold "
+                                 f"terminal control characters", node, bad)
+        return value
 
 
 def load_document(path: str | Path, text: str | None = None, display_path: str | None = None) -> Document:
     """Load a YAML file (or the given text for it) into a `Document`."""
     shown = display_path if display_path is not None else str(path)
     if text is None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RulesetError(f"file not found: {shown}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesetError(f"cannot read {shown}: {exc}") from None
+        text = read_bounded(path, shown)
     doc = Document(shown, text, None)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
+    except _TooLarge as exc:
+        raise RulesetError(str(exc.problem), doc._mark_pos(exc.problem_mark.index)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = doc._mark_pos(mark.index) if mark is not None else None
         message = "YAML syntax error: " + (exc.problem or exc.context or "invalid YAML")
         raise RulesetError(message, pos) from None
-    except yaml.YAMLError as exc:
-        raise RulesetError(f"YAML error: {exc}", SourcePos(shown, 1, 1, text)) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        where = min(max(exc.position, 0), len(text))
+        raise RulesetError(f"character U+{exc.character if isinstance(exc.character, int) else 0:04X} is not "
+                           f"allowed in a YAML file", doc._mark_pos(where)) from None
+    except yaml.YAMLError:
+        raise RulesetError("YAML error: the file cannot be read as YAML", SourcePos(shown, 1, 1)) from None
     if node is None:
         raise RulesetError("the file is empty", SourcePos(shown, 1, 1, text))
     try:

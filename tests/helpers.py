@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MINI = (FIXTURES / "mini.yaml").read_text(encoding="utf-8")  # a small valid ruleset to break one thing in
 
 # Every bundled Ten Bucks ruleset: the base and its expansions.
 TEN_BUCKS_RULESETS = [
@@ -55,3 +59,21 @@ def snapshot(game: Any) -> tuple[Any, ...]:
         game.label(),
         repr(game.view(0)),
     )
+
+
+def variant_of(tmp_path: Any, base: Any, text: str, name: str = "v.yaml") -> Any:
+    """A variant file in `tmp_path` that extends a copy of `base` placed beside it (a ruleset may
+    extend only files in its own folder tree or the bundled ones); `text` follows `extends:`."""
+    (tmp_path / base.name).write_text(base.read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(f"extends: {base.stem}\n{text}", encoding="utf-8")
+    return path
+
+
+def mini_with(tmp_path: Path, old: str, new: str, name: str = "r.yaml") -> Path:
+    """tests/fixtures/mini.yaml with its first `old` (which must be there) replaced by `new`,
+    written into `tmp_path`."""
+    assert old in MINI
+    path = tmp_path / name
+    path.write_text(MINI.replace(old, new, 1), encoding="utf-8")
+    return path

@@ -23,7 +23,7 @@ BROKEN = FIXTURES / "broken"
 # (fixture in broken/, line, column, text starting at that column, fragment of the message)
 CASES: list[tuple[str, int, int, str, str]] = [
     # YAML and schema
-    ("yaml_syntax", 31, 16, ": tableau", "YAML syntax error: mapping values are not allowed here"),
+    ("yaml_syntax", 31, 16, ": tableau", "YAML syntax error: mapping values are not allowed"),
     ("duplicate_key", 30, 3, "draw:", "duplicate key 'draw'"),
     ("unknown_move_key", 33, 5, "wehn:", "unknown key 'wehn'"),
     ("wrong_type", 14, 20, "three", "'three' is not of type 'integer'"),

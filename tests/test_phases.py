@@ -8,7 +8,7 @@ import pytest
 
 from cardrules import RulesetError, load_ruleset
 from conftest import ROOT
-from helpers import play, texts
+from helpers import play, texts, variant_of
 
 PHASES = ROOT / "tests" / "fixtures" / "phases.yaml"
 
@@ -50,8 +50,7 @@ def test_undo_gives_back_the_seat_and_the_phase() -> None:
 
 
 def test_expressions_can_read_the_phase(tmp_path: Path) -> None:
-    path = tmp_path / "v.yaml"
-    path.write_text(f"extends: {PHASES}\nruleset: v\nmoves:\n  pass:\n    phase: null\n"
+    path = variant_of(tmp_path, PHASES, "ruleset: v\nmoves:\n  pass:\n    phase: null\n"
                     "    when: \"phase == 'claim'\"\n")
     game = load_ruleset(path).new_game(deal=_deal("5H"))
     assert "pass" not in texts(game)
@@ -61,8 +60,7 @@ def test_expressions_can_read_the_phase(tmp_path: Path) -> None:
 
 
 def test_a_move_must_name_a_declared_phase(tmp_path: Path) -> None:
-    path = tmp_path / "v.yaml"
-    path.write_text(f"extends: {PHASES}\nruleset: v\nmoves:\n  pass:\n    phase: clam\n")
+    path = variant_of(tmp_path, PHASES, "ruleset: v\nmoves:\n  pass:\n    phase: clam\n")
     with pytest.raises(RulesetError, match="unknown phase 'clam' \\(did you mean 'claim'") as caught:
         load_ruleset(path)
     assert caught.value.pos is not None and caught.value.pos.line == 5

@@ -13,7 +13,7 @@ from cardrules import IllegalMoveError, RulesetError, load_ruleset
 from cardrules.bots import make_bot
 from cardrules.scheduler import Scheduler, simulate
 from conftest import ROOT
-from helpers import pile
+from helpers import pile, variant_of
 
 RACE = ROOT / "tests" / "fixtures" / "race.yaml"
 # Rows are dealt four rounds, seat 1 the clubs, seat 2 the spades: the Aces come last, on top.
@@ -115,8 +115,7 @@ def test_a_scheduler_needs_a_simultaneous_game_and_positive_speeds() -> None:
 
 
 def test_a_simultaneous_game_has_no_phases(tmp_path: Path) -> None:
-    path = tmp_path / "v.yaml"
-    path.write_text(f"ruleset: v\nextends: {RACE}\nturns:\n  order: simultaneous\n  phases: [a, b]\n")
+    path = variant_of(tmp_path, RACE, "ruleset: v\nturns:\n  order: simultaneous\n  phases: [a, b]\n")
     with pytest.raises(RulesetError, match="a simultaneous game has no turns to divide into phases"):
         load_ruleset(path)
 
@@ -129,8 +128,7 @@ def test_deal_where_reads_the_pile_dealt_to() -> None:
 
 
 def test_on_start_runs_after_setup(tmp_path: Path) -> None:
-    path = tmp_path / "v.yaml"
-    path.write_text(f"ruleset: v\nextends: {RACE}\non_start:\n  - move: {{from: row, to: spare, count: 1}}\n")
+    path = variant_of(tmp_path, RACE, "ruleset: v\non_start:\n  - move: {from: row, to: spare, count: 1}\n")
     game = load_ruleset(path).new_game(deal=ACES_ON_TOP, players=2)
     assert pile(game, "spare", 0) == ["AC"] and pile(game, "row", 0) == ["4C", "3C", "2C"]
     assert game.history == [] and game.state.journal == []
@@ -147,8 +145,7 @@ def test_a_per_seat_persisted_value_is_saved_and_read_by_seat() -> None:
 
 
 def test_visibility_top_shows_only_the_top_card_of_a_squared_pile(tmp_path: Path) -> None:
-    path = tmp_path / "v.yaml"
-    path.write_text(f"ruleset: v\nextends: {RACE}\nzones:\n  pile: {{visibility: top}}\n")
+    path = variant_of(tmp_path, RACE, "ruleset: v\nzones:\n  pile: {visibility: top}\n")
     game = load_ruleset(path).new_game(deal=ACES_ON_TOP, players=2)
     game.apply(game.parse_move("r@1>p", 0))
     game.apply(game.parse_move("r@1>p", 0))

@@ -1,0 +1,45 @@
+"""The budgets that bound every load, check and game, in one place.
+
+A ruleset is a stranger's file, so each stage of the pipeline has a bound on the
+work and memory one input can cost, and stops with a `CardrulesError` at the
+offending place when it is passed. docs/language.md ("Limits") lists them for
+ruleset authors; the values are generous for real games (the bundled ones use a
+few percent of each) and small enough that a hostile file fails within about a
+second.
+"""
+
+from __future__ import annotations
+
+# -- files ---------------------------------------------------------------------------------
+MAX_FILE_BYTES = 1_000_000        # a ruleset, deck, deal or saved-values file
+MAX_YAML_DEPTH = 40               # nesting of mappings and lists, aliases expanded
+MAX_YAML_VALUES = 100_000         # values in one document, aliases expanded (alias bombs)
+MAX_EXTENDS_FILES = 32            # distinct files in one `extends:` tree (each is read once)
+
+# -- numbers -------------------------------------------------------------------------------
+# Integers are 64-bit signed, as in CEL: a literal, a saved value, a variable or a score
+# outside this range is an error at the place that made it.
+INT_MIN = -(2 ** 63)
+INT_MAX = 2 ** 63 - 1
+
+# -- expressions ---------------------------------------------------------------------------
+MAX_EXPRESSION_CHARS = 4_000      # one expression string
+MAX_EXPRESSION_DEPTH = 48         # nesting of one expression's syntax tree
+MAX_INLINE_DEPTH = 16             # ruleset functions calling functions, one inside the other
+MAX_COMPILED_NODES = 20_000       # syntax nodes compiled for one expression, functions inlined
+MAX_RULESET_NODES = 400_000       # syntax nodes compiled for a whole ruleset
+MAX_CHECK_NODES = 4_000_000       # syntax nodes compiled by one `validate` over its option combinations
+
+# -- a ruleset's size ----------------------------------------------------------------------
+MAX_CARDS = 10_000                # cards in a deck (after `each` and `copies`)
+MAX_PILES = 2_000                 # piles of all zones together, every seat's counted
+MAX_PLAYERS = 16                  # the schema says so too
+MAX_OPTION_VALUES = 64            # allowed values of one option
+MAX_OPTIONS = 32
+MAX_MOVES_LIMIT = 10_000_000      # the highest `end.max_moves` a ruleset may set
+MAX_SELECT_LIMIT = 1_000_000      # the highest `select.limit`
+
+# -- a game --------------------------------------------------------------------------------
+# Steps (loop iterations of the enumerators and comprehensions, selections tried) that one
+# listing of the legal moves, one move with its triggers, or one end check may take.
+MAX_STEPS = 1_000_000
