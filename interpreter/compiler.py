@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from .errors import unknown
+from .limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES, MAX_INLINE_DEPTH, MAX_STEPS
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Ternary, Unary
 
 # Types are plain strings: int bool str card cards pile piles list pairs none any.
@@ -83,6 +84,11 @@ class Scope:
         return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases)
 
 
+class TooLargeError(CompileError):
+    """An expression that grows past the limits once its functions are written out; reported at
+    the outermost call that leads there."""
+
+
 class InlinedFunctionError(CompileError):
     """An error inside a ruleset function's body, reported at the function's own text."""
 
@@ -113,6 +119,27 @@ def _accepts(expected: tuple[str, ...], actual: str) -> bool:
     return actual == ANY or actual in expected or (actual == NONE and CARD in expected)
 
 
+# Where the checker cannot know a value's type ("any"), the generated code checks it when it runs.
+_RUNTIME_CHECKS = {INT: "want_int", BOOL: "want_bool", PILE: "want_pile", CARD: "want_card",
+                   CARDS: "want_list", PILES: "want_list", LIST: "want_list", STR: "want_str"}
+
+_LISTS = (LIST, CARDS, PILES)
+
+
+def _comparable(op: str, left: str, right: str) -> bool:
+    """May values of these static types be compared with `op`? ("any" is checked at run time.)"""
+    if ANY in (left, right):
+        return True
+    if op in ("==", "!="):
+        return left == right or NONE in (left, right) or (left in _LISTS and right in _LISTS) \
+            or {left, right} == {PAIRS, PAIRS_ANY}
+    return left == right and left in (INT, STR)
+
+
+def _in_range(value: Any) -> bool:
+    return not isinstance(value, int) or isinstance(value, bool) or INT_MIN <= value <= INT_MAX
+
+
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
@@ -125,23 +152,51 @@ _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max"
 class Compiler:
     """Compiles expressions of one scope. `uses_state` tells which state parts the code reads."""
 
-    def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None) -> None:
+    def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None,
+                 budget: list[int] | None = None) -> None:
         self.scope = scope
         # `hoist`, where given, may replace a side-effect-free subexpression by a local computed
         # once in an outer loop of a generated enumerator (see ruleset._Hoister).
         self.hoist = hoist
+        # Syntax nodes this expression may still compile (functions inlined), and the ruleset's
+        # budget shared by all its expressions (a one-item list), if any.
+        self.left = MAX_COMPILED_NODES
+        self.budget = budget
         self.uses: set[str] = set()
         self._stack: list[str] = []
         self._locals: dict[str, Compiled] = {}
 
     def compile(self, node: Node, expect: tuple[str, ...] | None = None) -> Compiled:
+        """Compile `node`; with `expect`, its type must be one of those (a value the checker cannot
+        type is checked when the code runs)."""
+        self.left -= 1
+        if self.left < 0:
+            raise TooLargeError(f"the expression grows past {MAX_COMPILED_NODES:,} parts once its functions "
+                                f"are written out", node.pos)
+        if self.budget is not None:
+            self.budget[0] -= 1
+            if self.budget[0] < 0:
+                raise TooLargeError("the ruleset's expressions are too large in all (functions written out)",
+                                    node.pos)
         result = self._compile(node)
         if self.hoist is not None and not result.const and _hoistable(node, self.scope.functions):
             result = self.hoist(result)
-        if expect is not None and not _accepts(expect, result.type):
-            wanted = " or ".join(_TYPE_WORDS[t] for t in expect)
-            raise CompileError(f"expected {wanted}, got {_TYPE_WORDS[result.type]}", node.pos)
+        if expect is not None:
+            result = self.want(result, expect, node)
         return result
+
+    def want(self, result: Compiled, expect: tuple[str, ...], node: Node, need: str = "") -> Compiled:
+        """`result` as one of the `expect`ed types: as it is when its type is one, wrapped in a
+        run-time check when its type is unknown ("any"), else a load-time error at `node`."""
+        if result.type in expect or (result.type == NONE and CARD in expect):
+            return result
+        if result.type != ANY:
+            need = need or "expected " + " or ".join(_TYPE_WORDS[t] for t in expect)
+            raise CompileError(f"{need}, got {_TYPE_WORDS[result.type]}", node.pos)
+        check = _RUNTIME_CHECKS.get(expect[0])
+        if check is None or any(_RUNTIME_CHECKS.get(t) != check for t in expect):
+            return result  # several kinds of value are fine here: nothing to check
+        return Compiled(f"{check}({result.source})", expect[0])
 
     # -- names -----------------------------------------------------------------------------
 
@@ -181,9 +236,10 @@ class Compiler:
                 raise CompileError(unknown("option", node.name, self.scope.options), node.name_pos)
             return _const(self.scope.options[node.name])
         obj = self.compile(node.obj)
-        if obj.type == ANY and node.name in ("index", "zone", "owner") and node.name not in self.scope.card_attributes:
-            obj = Compiled(obj.source, PILE)
-        if obj.type in (CARD, NONE, ANY):
+        if obj.type == ANY:  # a pile's attribute, or else a card's: checked at run time
+            pile_attribute = node.name in ("index", "zone", "owner") and node.name not in self.scope.card_attributes
+            obj = self.want(obj, (PILE,) if pile_attribute else (CARD,), node.obj)
+        if obj.type in (CARD, NONE):
             if node.name == "face_up":
                 self.uses.add("U")
                 if obj.type == CARD and obj.source in ("b_card",) or obj.source.startswith("l_"):
@@ -277,7 +333,7 @@ class Compiler:
         if func == "abs":
             arity(1)
             arg = self.compile(args[0], (INT,))
-            return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]))
+            return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]), node)
         if func in ("min", "max"):
             if not args:
                 raise CompileError(f"{func}() needs at least one argument", node.pos)
@@ -289,10 +345,11 @@ class Compiler:
             return self._fold(f"{func}({', '.join(p.source for p in parts)})", INT, parts, lambda v: fn(v))
         if func in ("sum", "count", "all", "any"):
             arity(1)
-            arg = self.compile(args[0], (LIST, CARDS, PILES))
+            arg = self.compile(args[0], (LIST, CARDS, PILES) if func == "count" else (LIST,))
             if func == "count":
                 return Compiled(f"len({arg.source})", INT)
-            return Compiled(f"{func}({arg.source})", INT if func == "sum" else BOOL)
+            check = "want_ints" if func == "sum" else "want_bools"  # the items of an untyped list
+            return Compiled(f"{func}({check}({arg.source}))", INT if func == "sum" else BOOL)
         raise CompileError(unknown("function", func, set(_BUILTIN_NAMES) | set(self.scope.functions)), node.pos)
 
     def _inline(self, node: Call, function: Function) -> Compiled:
@@ -300,6 +357,8 @@ class Compiler:
             chain = " -> ".join(self._stack + [function.name])
             raise CompileError(f"function '{function.name}' calls itself ({chain}); recursion is not allowed",
                                node.pos)
+        if len(self._stack) >= MAX_INLINE_DEPTH:
+            raise TooLargeError(f"functions call functions more than {MAX_INLINE_DEPTH} deep", node.pos)
         if len(node.args) != len(function.params):
             raise CompileError(f"{function.name}() takes {len(function.params)} argument(s), got {len(node.args)}",
                                node.pos)
@@ -310,6 +369,8 @@ class Compiler:
         self._stack.append(function.name)
         try:
             body = self.compile(function.body)
+        except TooLargeError as exc:  # reported at this call, in the text that makes it
+            raise TooLargeError(exc.message, node.pos) from None
         except InlinedFunctionError:
             raise
         except CompileError as exc:
@@ -324,6 +385,7 @@ class Compiler:
             raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max "
                                f"or list", node.pos)
         iterable = self.compile(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY))
+        iterable = Compiled(f"charge({iterable.source})", iterable.type)  # each step counts (limits.MAX_STEPS)
         if iterable.type in (PAIRS, PAIRS_ANY):
             if len(node.names) != 2:
                 raise CompileError("pairs(...) gives two values per step: 'for a, b in pairs(...)'", node.iterable.pos)
@@ -340,8 +402,9 @@ class Compiler:
             self._locals[dsl_name] = Compiled(py, type_)
             py_names.append(py)
         try:
-            element = self.compile(node.element)
-            condition = self.compile(node.condition) if node.condition is not None else None
+            element = self.compile(node.element, {"all": (BOOL,), "any": (BOOL,), "sum": (INT,), "min": (INT, STR),
+                                                   "max": (INT, STR)}.get(node.func))
+            condition = self.compile(node.condition, (BOOL,)) if node.condition is not None else None
         finally:
             self._locals = saved
         target = ", ".join(py_names)
@@ -359,42 +422,55 @@ class Compiler:
 
     # -- operators -------------------------------------------------------------------------
 
-    def _fold(self, source: str, type_: str, parts: list[Compiled], compute: Callable[[list[Any]], Any]) -> Compiled:
+    def _fold(self, source: str, type_: str, parts: list[Compiled], compute: Callable[[list[Any]], Any],
+              node: Node | None = None) -> Compiled:
         if all(p.const for p in parts):
             try:
-                return _const(compute([p.value for p in parts]))
+                value = compute([p.value for p in parts])
             except Exception:  # a constant error (1/0) stays for run time; the checker reports none
-                pass
+                return Compiled(source, type_)
+            if not _in_range(value):
+                raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})",
+                                   node.pos if node is not None else 0)
+            return _const(value)
         return Compiled(source, type_)
 
     def _binary(self, node: Binary) -> Compiled:
         op = node.op
         if op in ("and", "or"):
-            left = self.compile(node.left)
+            left = self.compile(node.left, (BOOL,))
             if left.const:
                 if op == "and":
-                    return self.compile(node.right) if left.value else _const(False)
-                return _const(True) if left.value else self.compile(node.right)
-            right = self.compile(node.right)
+                    return self.compile(node.right, (BOOL,)) if left.value else _const(False)
+                return _const(True) if left.value else self.compile(node.right, (BOOL,))
+            right = self.compile(node.right, (BOOL,))
             if right.const and bool(right.value) == (op == "and"):
                 return left
             return Compiled(f"({left.source} {op} {right.source})", BOOL)
         left = self.compile(node.left)
         right = self.compile(node.right)
         if op in _ARITH:
-            for side, part in ((node.left, left), (node.right, right)):
-                if not _accepts((INT,), part.type):
-                    raise CompileError(f"'{op}' needs numbers, got {_TYPE_WORDS[part.type]}", side.pos)
+            left = self.want(left, (INT,), node.left, f"'{op}' needs numbers")
+            right = self.want(right, (INT,), node.right, f"'{op}' needs numbers")
             fn = _ARITH[op]
             return self._fold(f"({left.source} {_PY_OP.get(op, op)} {right.source})", INT, [left, right],
-                              lambda v: fn(v[0], v[1]))
+                              lambda v: fn(v[0], v[1]), node)
         if op in _COMPARE:
+            if not _comparable(op, left.type, right.type):
+                how = "compared for order" if op not in ("==", "!=") else "compared"
+                raise CompileError(f"{_TYPE_WORDS[left.type]} and {_TYPE_WORDS[right.type]} cannot be {how} "
+                                   f"('{op}'){' (they are never equal)' if op in ('==', '!=') else ''}", node.pos)
             fn = _COMPARE[op]
             return self._fold(f"({left.source} {op} {right.source})", BOOL, [left, right],
                               lambda v: fn(v[0], v[1]))
         if op in ("in", "notin"):
             if not _accepts((LIST, CARDS, PILES, STR), right.type):
                 raise CompileError(f"'in' needs a list on its right, got {_TYPE_WORDS[right.type]}", node.right.pos)
+            element = {CARDS: CARD, PILES: PILE, STR: STR}.get(right.type)
+            if element is not None and not _comparable("==", left.type, element):
+                raise CompileError(f"{_TYPE_WORDS[left.type]} is never in {_TYPE_WORDS[right.type]}", node.pos)
+            if right.type == ANY:
+                right = Compiled(f"want_container({right.source})", LIST)
             word = "in" if op == "in" else "not in"
             return self._fold(f"({left.source} {word} {right.source})", BOOL, [left, right],
                               lambda v: (v[0] in v[1]) == (op == "in"))
@@ -402,6 +478,8 @@ class Compiler:
 
     def _compile(self, node: Node) -> Compiled:
         if isinstance(node, Const):
+            if not _in_range(node.value):
+                raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})", node.pos)
             return _const(node.value)
         if isinstance(node, Name):
             return self._name(node)
@@ -416,19 +494,19 @@ class Compiler:
         if isinstance(node, Binary):
             return self._binary(node)
         if isinstance(node, Unary):
-            operand = self.compile(node.operand)
             if node.op == "not":
+                operand = self.compile(node.operand, (BOOL,))
                 return self._fold(f"(not {operand.source})", BOOL, [operand], lambda v: not v[0])
-            if not _accepts((INT,), operand.type):
-                raise CompileError(f"'-' needs a number, got {_TYPE_WORDS[operand.type]}", node.operand.pos)
-            return self._fold(f"(-{operand.source})", INT, [operand], lambda v: -v[0])
+            operand = self.want(self.compile(node.operand), (INT,), node.operand, "'-' needs a number")
+            return self._fold(f"(-{operand.source})", INT, [operand], lambda v: -v[0], node)
         if isinstance(node, Ternary):
-            condition = self.compile(node.condition)
+            condition = self.compile(node.condition, (BOOL,))
             if condition.const:
                 return self.compile(node.then if condition.value else node.otherwise)
             then = self.compile(node.then)
             otherwise = self.compile(node.otherwise)
-            type_ = then.type if then.type == otherwise.type else ANY
+            types = {then.type, otherwise.type}
+            type_ = then.type if len(types) == 1 else CARD if types == {CARD, NONE} else ANY
             return Compiled(f"({then.source} if {condition.source} else {otherwise.source})", type_)
         if isinstance(node, ListLit):
             items = [self.compile(i) for i in node.items]
@@ -470,7 +548,106 @@ def pairs(items: Any) -> list[tuple[Any, Any]]:
     return list(zip(items, items[1:]))
 
 
+class ValueCheckError(Exception):
+    """A value the checker could not type turned out wrong when the code ran (reported at the expression)."""
+
+
+def _shown(value: Any) -> str:
+    text = "none" if value is None else "true" if value is True else "false" if value is False else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def want_int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if INT_MIN <= value <= INT_MAX:
+            return value
+        raise ValueCheckError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})")
+    raise ValueCheckError(f"a number was expected, got {_shown(value)}")
+
+
+def want_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueCheckError(f"a truth value was expected, got {_shown(value)}")
+
+
+def want_str(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueCheckError(f"a string was expected, got {_shown(value)}")
+
+
+def want_list(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return value
+    raise ValueCheckError(f"a list was expected, got {_shown(value)}")
+
+
+def want_container(value: Any) -> Any:
+    if isinstance(value, (list, tuple, str)):
+        return value
+    raise ValueCheckError(f"a list or a string was expected after 'in', got {_shown(value)}")
+
+
+def want_ints(values: Any) -> Any:
+    for value in want_list(values):
+        want_int(value)
+    return values
+
+
+def want_bools(values: Any) -> Any:
+    for value in want_list(values):
+        want_bool(value)
+    return values
+
+
+def id_checks(piles: int, cards: int) -> dict[str, Callable[[Any], Any]]:
+    """`want_pile` and `want_card` for a ruleset of so many piles and cards (piles and cards are
+    numbers inside the generated code, so a number from nowhere must not pass for one)."""
+    def want_pile(value: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < piles:
+            return value
+        raise ValueCheckError(f"a pile was expected, got {_shown(value)}")
+
+    def want_card(value: Any) -> int | None:
+        if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < cards):
+            return value
+        raise ValueCheckError(f"a card was expected, got {_shown(value)}")
+    return {"want_pile": want_pile, "want_card": want_card}
+
+
+class StepLimitError(Exception):
+    """One listing of the legal moves, one move or one end check took more than `MAX_STEPS` steps."""
+
+
+class Meter:
+    """Counts the steps (loop iterations) of one unit of work of a game: a listing of the legal
+    moves, a move with its triggers, or an end check. The engine resets it before each."""
+
+    __slots__ = ("left", "epoch")
+
+    def __init__(self) -> None:
+        self.left = MAX_STEPS
+        self.epoch = 0  # counts the resets: a `select` keeps its own count per listing
+
+    def reset(self) -> None:
+        self.left = MAX_STEPS
+        self.epoch += 1
+
+    def charge(self, items: Any) -> Any:
+        """Count the steps of a loop over `items` (returned unchanged)."""
+        self.left -= len(items)
+        if self.left < 0:
+            raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing "
+                                 f"of the legal moves or one move")
+        return items
+
+
 RUNTIME_GLOBALS: dict[str, Any] = {
-    "__builtins__": {}, "len": len, "range": range, "set": set, "reversed": reversed, "sum": sum, "min": min, "max": max, "all": all, "any": any, "abs": abs,
-    "face_up_run": face_up_run, "pairs": pairs, "None": None,
+    "__builtins__": {}, "len": len, "range": range, "set": set, "reversed": reversed, "sum": sum, "min": min,
+    "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
+    "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
+    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools,
+    "charge": Meter().charge,  # replaced by each ruleset's own meter
+    **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
 }

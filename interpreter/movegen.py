@@ -13,10 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .compiler import INT, PILE, CompileError, Compiled, Compiler, Scope, names_in
+from .compiler import BOOL, INT, PILE, Compiled, Scope, names_in
 from .errors import RulesetError, RulesetRuntimeError, unknown
+from .limits import MAX_STEPS
 from .parser import Binary, Node
 from .source import PathKey
+
+# The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
+# pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
+BLIND = -1
 
 if TYPE_CHECKING:
     from .ruleset import MoveTemplate, _Builder
@@ -65,11 +70,7 @@ class MoveGenerator:
 
         def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
                          hoisting: bool = True) -> Compiled:
-            compiler = Compiler(scope, hoister if hoisting else None)
-            try:
-                return compiler.compile(node, expect)
-            except CompileError as exc:
-                raise self.host.error_at(where, exc) from None
+            return self.host.compile_node(node, where, scope, expect, hoister if hoisting else None)[0]
 
         conditions: list[tuple[int, str]] = []  # (level, python condition)
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
@@ -84,11 +85,11 @@ class MoveGenerator:
             conditions.append((0, f"(S.phase == {indexes[0]})" if len(indexes) == 1 else f"(S.phase in {indexes!r})"))
         if for_seat:
             for conjunct in conjuncts(self.host.parse(path + ("for_seat",))):
-                compiled = compile_here(conjunct, path + ("for_seat",))
+                compiled = compile_here(conjunct, path + ("for_seat",), (BOOL,))
                 conditions.append((seat_level, compiled.source))
         if "when" in spec:
             for conjunct in conjuncts(self.host.parse(path + ("when",))):
-                compiled = compile_here(conjunct, path + ("when",))
+                compiled = compile_here(conjunct, path + ("when",), (BOOL,))
                 if compiled.const:
                     if not compiled.value:
                         conditions.append((0, "False"))
@@ -119,6 +120,12 @@ class MoveGenerator:
         targets = f"DST_{k}[b_player]" if template.seat_targets else f"DST_{k}"
         every = " ".join(src for _, src in conditions) + " ".join(src for _, _, src in hoister.items) + card_key
         uses_cards = "b_cards" in names_in(every)
+        # `take: any` from piles whose cards the seat may not all see: a hidden card is offered blind,
+        # as one move (`BLIND`) for all of them, and only if no condition reads the card (else
+        # whether it is offered would tell which card it is).
+        blind = template.take == "any" and any(self.host.rules.zones[self.host.rules.pile_zone[p]].visibility != "all"
+                                               for p in template.sources)
+        reads_card = bool({"b_card", "b_cards"} & names_in(every)) or select is not None
         lines = [f"def enum_{k}(S, out, Move, rules):",
                  "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)]
         indent = "    "
@@ -153,7 +160,7 @@ class MoveGenerator:
 
         def run_loop() -> None:
             nonlocal indent
-            lines.append(f"{indent}for b_n in range(1, longest + 1):")
+            lines.append(f"{indent}for b_n in charge(range(1, longest + 1)):")
             indent += "    "
             bind_cards("b_n")
             emit(card_level)
@@ -161,9 +168,9 @@ class MoveGenerator:
         def dst_loop() -> None:
             nonlocal indent
             if match is not None:
-                lines.append(f"{indent}for b_dst in INDEX.get({card_key}, ()):")
+                lines.append(f"{indent}for b_dst in charge(INDEX.get({card_key}, ())):")
             else:
-                lines.append(f"{indent}for b_dst in {targets}:")
+                lines.append(f"{indent}for b_dst in charge({targets}):")
             indent += "    "
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
@@ -178,7 +185,7 @@ class MoveGenerator:
             lines.append(f"{indent}    pile_dst = P[b_dst]")
             lines.append(f"{indent}    INDEX.setdefault({dst_key}, []).append(b_dst)")
         if template.sources:
-            lines.append(f"{indent}for b_src in {sources}:")
+            lines.append(f"{indent}for b_src in charge({sources}):")
             indent += "    "
             lines.append(f"{indent}pile = P[b_src]")
             lines.append(f"{indent}if not pile: continue")
@@ -188,10 +195,20 @@ class MoveGenerator:
                 bind_cards("len(pile)")
             elif template.take == "any":  # any one card of the pile; equal cards (one code) give one move
                 lines.append(f"{indent}codes_seen = set()")
-                lines.append(f"{indent}for b_card in reversed(pile):")
+                if blind:
+                    lines.append(f"{indent}offered_blind = False")
+                lines.append(f"{indent}for b_card in reversed(charge(pile)):")
                 indent += "    "
-                lines.append(f"{indent}if CODE[b_card] in codes_seen: continue")
-                lines.append(f"{indent}codes_seen.add(CODE[b_card])")
+                if blind:
+                    lines.append(f"{indent}if not SEES(S, b_card, b_src, b_player):")
+                    lines.append(f"{indent}    if {'True' if reads_card else 'offered_blind'}: continue")
+                    lines.append(f"{indent}    offered_blind = True; b_pick = {BLIND}")
+                    lines.append(f"{indent}else:")
+                    lines.append(f"{indent}    if CODE[b_card] in codes_seen: continue")
+                    lines.append(f"{indent}    codes_seen.add(CODE[b_card]); b_pick = b_card")
+                else:
+                    lines.append(f"{indent}if CODE[b_card] in codes_seen: continue")
+                    lines.append(f"{indent}codes_seen.add(CODE[b_card])")
                 lines.append(f"{indent}b_n = 1")
                 if uses_cards:
                     lines.append(f"{indent}b_cards = [b_card]")
@@ -215,7 +232,7 @@ class MoveGenerator:
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
-        pick = ", b_card" if template.take == "any" else (", None" if for_seat else "")
+        pick = (", b_pick" if blind else ", b_card") if template.take == "any" else (", None" if for_seat else "")
         seat_arg = ", b_target" if for_seat else ""
         if select is not None and for_seat:
             raise RulesetError("a move cannot have both 'select' and 'for_seat'", self.host.doc.pos(path))
@@ -338,12 +355,15 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
 
     Piles are tried in order, each either skipped or giving one of its allowed counts; with a
     goal (`equals`) and no negative values, a branch whose sum already exceeds it is cut. More
-    than `limit` steps is an error naming the move, never a hang.
+    than `limit` steps in one listing of the legal moves (over all its sources and destinations)
+    is an error naming the move, never a hang; every step also counts towards the listing's
+    `MAX_STEPS`.
     """
     piles = host.zone_piles(path + ("from",))
     seat_piles = host.seat_zone_piles(path + ("from",))
     take = spec.get("take", "top")
-    pile_test = host.evaluator(path + ("when",), scope.with_bindings({"p": ("b_p", PILE)})) if "when" in spec else None
+    pile_test = host.evaluator(path + ("when",), scope.with_bindings({"p": ("b_p", PILE)}), (BOOL,)) \
+        if "when" in spec else None
     goal_of = host.evaluator(path + ("equals",), scope, (INT,)) if "equals" in spec else None
     attribute = spec.get("sum")
     if attribute is not None and host.scope.card_attributes.get(attribute) != INT:
@@ -356,6 +376,8 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
     limit = spec.get("limit", 10_000)
     where = host.doc.pos(path, key=True)  # the `select:` key of the move
     name = template.name
+    meter = host.rules.meter
+    used = [-1, 0]  # the listing (meter.epoch) the count belongs to, and the steps taken in it
 
     def select(S: Any, src: int, dst: int, card: Any, n: int, player: int) -> list[tuple[Any, list[int], list[int]]]:
         P, U = S.piles, S.up
@@ -384,14 +406,16 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
         prune = goal is not None and all(v >= 0 for _, opts in options for _, v in opts)
         found: list[tuple[Any, list[int], list[int]]] = []
         chosen: list[tuple[int, int]] = []
-        steps = 0
+        if used[0] != meter.epoch:
+            used[0], used[1] = meter.epoch, 0
 
         def walk(i: int, total: int) -> None:
-            nonlocal steps
-            steps += 1
-            if steps > limit:
-                raise RulesetRuntimeError(f"move '{name}' would look at more than {limit} selections; narrow its "
-                                          f"'select' (when, equals, max) or raise its 'limit'", where)
+            used[1] += 1
+            meter.left -= 1
+            if used[1] > limit or meter.left < 0:
+                raise RulesetRuntimeError(f"move '{name}' would look at more than "
+                                          f"{limit if used[1] > limit else MAX_STEPS:,} selections in one position; "
+                                          f"narrow its 'select' (when, equals, max) or raise its 'limit'", where)
             if prune and goal is not None and total > goal:
                 return
             if i == len(options):

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from .limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
 from .resources import grammar_dir
 
 
@@ -225,9 +226,24 @@ def _parser(start: str) -> Lark:
     return Lark(grammar, parser="lalr", start=start, propagate_positions=True, maybe_placeholders=True)
 
 
+def _check_depth(tree: Tree) -> None:
+    """Refuse a tree nested deeper than `MAX_EXPRESSION_DEPTH` (walked without recursion: the
+    later stages recurse once per level)."""
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            offset = node.meta.start_pos if not node.meta.empty else 0
+            raise ParseError(f"the expression is nested more than {MAX_EXPRESSION_DEPTH} deep", offset)
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
 def _parse(text: str, start: str) -> Any:
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise ParseError(f"the expression is longer than {MAX_EXPRESSION_CHARS:,} characters", 0)
     try:
         tree = _parser(start).parse(text)
+        _check_depth(tree)
         return _ToAst().transform(tree)
     except UnexpectedToken as exc:
         tok = exc.token

@@ -16,14 +16,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, Compiled, CompileError, Compiler,
-                       Function, InlinedFunctionError, Scope, names_in)
+                       Function, InlinedFunctionError, Meter, Scope, id_checks, names_in)
 from .decks import Deck, load_deck
 from .errors import ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, unknown
+from .limits import INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES
 from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
-from .source import Document, PathKey, load_document
+from .source import Document, FileAccess, PathKey, load_document
 from .variants import resolve_extends
 
 Effect = Callable[[Any, dict[str, Any]], None]
@@ -160,6 +161,10 @@ class Ruleset:
         self.optional_phases: frozenset[int] = frozenset()   # skipped when they offer no move
         self.interrupt_phases: frozenset[int] = frozenset()  # entered only through `act`
         self.generated_source = ""
+        self.meter = Meter()  # the steps of one listing, move or end check (limits.MAX_STEPS)
+        # sees(state, card, pile, seat): may the seat (None: a spectator) see which card lies there?
+        self.sees: Callable[[Any, int, int, int | None], bool] = lambda S, card, pile, seat: True
+        self.compiled_nodes = 0  # syntax nodes compiled (functions inlined), for `check_ruleset`'s budget
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
                  persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
@@ -192,37 +197,49 @@ def find_ruleset(name_or_path: str | Path) -> Path:
     raise RulesetError(f"no ruleset '{name_or_path}': not a file, nor a bundled ruleset ({available})")
 
 
-def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None) -> Ruleset:
-    """Load, validate and compile a ruleset. `options` maps option names to values (or their text)."""
+def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
+                 search_path: tuple[str | Path, ...] = ()) -> Ruleset:
+    """Load, validate and compile a ruleset. `options` maps option names to values (or their text).
+
+    The ruleset may name (in `extends:` and `deck:`) files in its own folder tree and the bundled
+    rulesets; `search_path` adds folders."""
     path = find_ruleset(name_or_path)
-    doc = resolve_extends(load_document(path), path)
-    if not isinstance(doc.data, dict):
-        raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)", doc.pos(()))
+    access = FileAccess.for_ruleset(path, search_path)
+    doc = resolve_extends(load_document(path), path, access)
+    if not isinstance(doc.data, dict):  # not a ruleset: its text is not shown
+        raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)",
+                           SourcePos(doc.path, 1, 1))
     validate(doc, "ruleset")
-    return _Builder(doc, path, options or {}).build()
+    return _Builder(doc, path, options or {}, access).build()
 
 
-def check_ruleset(name_or_path: str | Path, most: int = 256) -> tuple[Ruleset, int]:
+def check_ruleset(name_or_path: str | Path, most: int = 256,
+                  search_path: tuple[str | Path, ...] = ()) -> tuple[Ruleset, int]:
     """Load a ruleset under every combination of its option values (the validator's check).
 
     Options fold into constants when a ruleset compiles, so a branch that the defaults
-    leave out is only checked under the options that keep it. Past `most` combinations,
-    each value of each option is tried with the others at their defaults. Returns the
-    ruleset with default options and the number of combinations checked.
+    leave out is only checked under the options that keep it. Past `most` combinations (or
+    past `MAX_CHECK_NODES` compiled in all), each value of each option is tried with the
+    others at their defaults. Returns the ruleset with default options and the number of
+    combinations checked.
     """
-    rules = load_ruleset(name_or_path)
+    rules = load_ruleset(name_or_path, search_path=search_path)
     names = list(rules.options)
     combos: list[dict[str, Any]]
     total = 1
     for name in names:
         total *= len(rules.options[name].values)
-    if total <= most:
+    cost = max(rules.compiled_nodes, 1)
+    if total <= most and total * cost <= MAX_CHECK_NODES:
         combos = [dict(zip(names, values)) for values in itertools.product(*(rules.options[n].values for n in names))]
     else:
         combos = [{name: value} for name in names for value in rules.options[name].values]
+        if len(combos) * cost > MAX_CHECK_NODES:
+            raise RulesetError(f"the ruleset is too large to check under each of its {len(combos)} option values "
+                               f"({cost:,} expression parts each)", SourcePos(str(rules.path), 1, 1))
     for combo in combos:
         try:
-            load_ruleset(name_or_path, combo)
+            load_ruleset(name_or_path, combo, search_path)
         except RulesetError as exc:
             shown = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in combo.items())
             raise type(exc)(f"{exc.message} (with options {shown})", exc.pos) from None
@@ -242,14 +259,17 @@ def _coerce_option(option: Option, value: Any) -> Any:
 
 
 class _Builder:
-    def __init__(self, doc: Document, path: Path, chosen: dict[str, Any]) -> None:
+    def __init__(self, doc: Document, path: Path, chosen: dict[str, Any], access: FileAccess) -> None:
         self.doc = doc
+        self.access = access
         self.data: dict[str, Any] = doc.data
         self.path = path
         self.chosen = chosen
         self.rules = Ruleset()
         self.scope = Scope()
         self.globals: dict[str, Any] = dict(RUNTIME_GLOBALS)
+        self.globals["charge"] = self.rules.meter.charge
+        self.node_budget = [MAX_RULESET_NODES]  # shared by every Compiler of this ruleset
         self.sources: list[str] = []
         self._counter = 0
         self.movegen = MoveGenerator(self)
@@ -284,13 +304,16 @@ class _Builder:
             value = value[key]
         return value
 
-    def compile_node(self, node: Node, path: PathKey, scope: Scope,
-                     expect: tuple[str, ...] | None = None) -> tuple[Compiled, Compiler]:
-        compiler = Compiler(scope)
+    def compile_node(self, node: Node, path: PathKey, scope: Scope, expect: tuple[str, ...] | None = None,
+                     hoist: Callable[[Compiled], Compiled] | None = None) -> tuple[Compiled, Compiler]:
+        compiler = Compiler(scope, hoist, self.node_budget)
         try:
             return compiler.compile(node, expect), compiler
         except CompileError as exc:
             raise self.error_at(path, exc) from None
+        except RecursionError:  # the depth limits should make this unreachable; a clean error if not
+            raise RulesetError("the expression is nested too deeply (functions written out)",
+                               self.doc.expr_pos(path, node.pos)) from None
 
     def evaluator(self, path: PathKey, scope: Scope, expect: tuple[str, ...] | None = None,
                   node: Node | None = None) -> Evaluator:
@@ -302,8 +325,12 @@ class _Builder:
             return lambda S, env: value
         name = self._fresh("expr")
         prologue = self._prologue(compiled.source, scope, compiler.uses)
-        source = f"def {name}(S, env):\n{prologue}    return {compiled.source}\n"
-        return _guarded(self.define(name, source), str(self._value(path)), self.doc.expr_pos(path, node.pos))
+        result = compiled.source
+        if expect == (INT,) and not result.startswith("want_int("):
+            result = f"want_int({result})"  # a number that leaves the game must fit in 64 bits
+        source = f"def {name}(S, env):\n{prologue}    return {result}\n"
+        where = self.doc.expr_pos(path, node.pos)
+        return _guarded(self.define(name, source, where), str(self._value(path)), where)
 
     def _prologue(self, source: str, scope: Scope, uses: set[str], exclude: str = "") -> str:
         """The first lines of a generated function: the state parts and bindings its body reads."""
@@ -323,9 +350,12 @@ class _Builder:
         self._counter += 1
         return f"_{prefix}_{self._counter}"
 
-    def define(self, name: str, source: str) -> Callable[..., Any]:
+    def define(self, name: str, source: str, pos: SourcePos | None = None) -> Callable[..., Any]:
         self.sources.append(source)
-        code = compile(source, f"<cardrules {self.rules.name}>", "exec")
+        try:
+            code = compile(source, f"<cardrules {self.rules.name}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError):  # Python's own limits on nesting
+            raise RulesetError("the expression is too deeply nested to compile", pos) from None
         exec(code, self.globals)  # generated from the parsed tree only, see compiler.py
         return self.globals[name]
 
@@ -349,6 +379,7 @@ class _Builder:
         self._triggers()
         self._end()
         rules.generated_source = "\n".join(self.sources)
+        rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         return rules
 
     def _deck(self) -> None:
@@ -358,13 +389,9 @@ class _Builder:
         folder = Path(self.doc.origin(where).path).parent  # the file that names the deck
         candidates = [folder / name, folder / f"{name}.yaml", folder / "decks" / f"{name}.yaml",
                       rulesets_dir() / "decks" / f"{name}.yaml"]
-        for candidate in candidates:
-            if candidate.is_file():
-                self.rules.deck = load_deck(candidate)
-                break
-        else:
-            raise RulesetError(f"deck '{name}' not found (looked for {name}.yaml next to the ruleset, in decks/ "
-                               f"and among the bundled decks)", self.doc.pos(where))
+        found = self.access.find(name, candidates, f"deck '{name}' not found (looked for {name}.yaml next to the "
+                                 f"ruleset, in decks/ and among the bundled decks)", self.doc.pos(where))
+        self.rules.deck = load_deck(found)
         rules = self.rules
         counts = range(rules.min_players, rules.max_players + 1)
         if isinstance(spec, dict) and "where" in spec:
@@ -396,14 +423,14 @@ class _Builder:
         tables = {f"A_{a}": deck.attribute_table(a) for a in deck.attributes}
         tests = []
         for path in paths:
-            compiled, compiler = self.compile_node(self.parse(path), path, scope)
+            compiled, compiler = self.compile_node(self.parse(path), path, scope, (BOOL,))
             if compiler.uses:
                 raise RulesetError("deck.where can only read card attributes, options and players",
                                    self.doc.pos(path))
             name = self._fresh("deck_where")
             source = f"def {name}(b_card, b_players):\n    return {compiled.source}\n"
             self.sources.append(source)
-            namespace = {**RUNTIME_GLOBALS, **tables}
+            namespace = {**RUNTIME_GLOBALS, **tables, **id_checks(0, len(deck))}
             exec(compile(source, "<deck filter>", "exec"), namespace)  # generated from the parsed tree only
             tests.append(_guarded_card_test(namespace[name], str(self._value(path)), self.doc.expr_pos(path, 0)))
         kept: dict[int, list[int]] = {}
@@ -416,8 +443,14 @@ class _Builder:
 
     def _options(self) -> None:
         rules = self.rules
-        for name, spec in self.data.get("options", {}).items():
+        specs = self.data.get("options", {})
+        if len(specs) > MAX_OPTIONS:
+            raise RulesetError(f"more than {MAX_OPTIONS} options", self.doc.pos(("options",)))
+        for name, spec in specs.items():
             values = tuple(spec["values"])
+            if len(values) > MAX_OPTION_VALUES:
+                raise RulesetError(f"option '{name}' has more than {MAX_OPTION_VALUES} values",
+                                   self.doc.pos(("options", name, "values")))
             if not any(spec["default"] == v and type(spec["default"]) is type(v) for v in values):
                 raise RulesetError(f"default {spec['default']!r} is not one of the values", self.doc.pos(
                     ("options", name, "default")))
@@ -497,6 +530,9 @@ class _Builder:
             rules.zones[name] = Zone(name, piles, single, short, spec.get("label", name.replace("_", " ")),
                                      spec.get("show", "stack"), spec.get("visibility", "faces"),
                                      seat_piles if per_player else None, spec.get("hide_empty", False))
+            if index > MAX_PILES:
+                raise RulesetError(f"the zones have more than {MAX_PILES:,} piles in all (every seat's counted)",
+                                   self.doc.pos(("zones", name)))
             for seat in range(seats):
                 for i in range(count):
                     zone_of.append(name)
@@ -523,6 +559,8 @@ class _Builder:
         self.globals["PILE_ZONE"] = rules.pile_zone
         self.globals["PILE_INDEX"] = rules.pile_index
         self.globals["PILE_OWNER"] = rules.pile_owner
+        self.globals.update(id_checks(rules.pile_count, len(rules.deck)))
+        rules.sees = self.globals["SEES"] = _seeing(tuple(rules.zones[z].visibility for z in zone_of), rules.pile_owner)
         layout = self.data.get("layout") or [[z] for z in rules.zones]
         for r, row in enumerate(layout):
             for c, zone in enumerate(row):
@@ -556,8 +594,13 @@ class _Builder:
                            functions=self.scope.functions)
         for name, spec in specs.items():
             path = ("variables", name)
+            if spec.get("persist", False):  # kept in the store, which holds numbers and truth values only
+                compiled, _ = self.compile_node(self.parse(path + ("initial",)), path + ("initial",), init_scope)
+                if compiled.type not in (INT, BOOL):
+                    raise RulesetError("a `persist` variable starts as a number or a truth value (the store keeps "
+                                       "nothing else)", self.doc.pos(path + ("initial",)))
             initial = self.evaluator(path + ("initial",), init_scope)
-            show = self.evaluator(path + ("show",), self.scope.with_bindings({"player": ("b_player", INT)})) \
+            show = self.evaluator(path + ("show",), self.scope.with_bindings({"player": ("b_player", INT)}), (BOOL,)) \
                 if "show" in spec else None
             rules.variables[name] = Variable(name, self.scope.variables[name][0], spec.get("per_player", False),
                                              spec.get("persist", False), spec.get("label", name.replace("_", " ")),
@@ -610,9 +653,13 @@ class _Builder:
                 if var not in self.rules.variables and var not in self.scope.variables:
                     raise RulesetError(unknown("variable", var, self.scope.variables),
                                        self.doc.pos(path + (kind, var), key=True))
-                slot, _, per_player = self.scope.variables[var]
-                steps.append((slot, per_player, self.evaluator(path + (kind, var), scope),
-                               self.doc.pos(path + (kind, var))))
+                slot, type_, per_player = self.scope.variables[var]
+                if kind == "add" and type_ not in (INT, "any"):
+                    raise RulesetError(f"'add' needs a number variable; '{var}' holds a truth value",
+                                       self.doc.pos(path + (kind, var), key=True))
+                expect = (INT,) if kind == "add" or type_ == INT else (BOOL,) if type_ == BOOL else None
+                steps.append((slot, per_player, self.evaluator(path + (kind, var), scope, expect),
+                              self.doc.pos(path + (kind, var))))
             adding = kind == "add"
 
             def assign(S: Any, env: dict[str, Any]) -> None:
@@ -620,14 +667,17 @@ class _Builder:
                           for slot, per_player, fn, pos in steps]
                 for slot, value, pos in values:
                     if adding:
-                        try:
-                            value = S.vars[slot] + value
-                        except TypeError:
-                            raise RulesetRuntimeError(f"cannot add {value!r} to {S.vars[slot]!r}", pos) from None
+                        old = S.vars[slot]
+                        if not isinstance(old, int) or isinstance(old, bool):
+                            raise RulesetRuntimeError(f"cannot add {value!r} to {old!r}", pos)
+                        value = old + value
+                    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+                        raise RulesetRuntimeError(f"the value {'of the sum ' if adding else ''}is outside the 64-bit "
+                                                  f"range ({INT_MIN} to {INT_MAX})", pos)
                     S.set_var(slot, value)
             return assign
         if kind == "if":
-            test = self.evaluator(path + ("if",), scope)
+            test = self.evaluator(path + ("if",), scope, (BOOL,))
             then = self.effects(path + ("then",), scope, setup)
             otherwise = self.effects(path + ("else",), scope, setup) if "else" in spec else []
 
@@ -640,8 +690,10 @@ class _Builder:
             items = self.evaluator(path + ("for",), scope, (PILES, CARDS, "list"), node=loop.iterable)
             body = self.effects(path + ("do",), inner_scope, setup)
 
+            charge = self.rules.meter.charge
+
             def for_each(S: Any, env: dict[str, Any]) -> None:
-                for item in list(items(S, env)):
+                for item in charge(list(items(S, env))):
                     inner = dict(env)
                     inner[var_names[0]] = item
                     for eff in body:
@@ -847,7 +899,7 @@ class _Builder:
             template.enumerate = self.movegen.template(template, path, spec, scope)
             template.named_text = len(sources) <= 1 and len(targets) <= 1
             if "safe" in spec:
-                template.safe = self.evaluator(path + ("safe",), scope)
+                template.safe = self.evaluator(path + ("safe",), scope, (BOOL,))
             rules.moves.append(template)
             rules.moves_by_name[name] = template
         rules.enumerate_all = self.movegen.merged()
@@ -882,7 +934,7 @@ class _Builder:
                 items = self._filtered_items(path, loop, scope, inner, names[0], spec.get("when"))
             else:
                 inner, names, items = scope, (), None
-                test = self.evaluator(path + ("when",), inner) if "when" in spec else None
+                test = self.evaluator(path + ("when",), inner, (BOOL,)) if "when" in spec else None
             body = self.effects(path + ("do",), inner)
             self.rules.triggers.append(Trigger(spec.get("name", f"trigger {i + 1}"),
                                                frozenset(after) if after is not None else None,
@@ -895,10 +947,10 @@ class _Builder:
         condition = "True"
         compiler = outer_compiler
         if when is not None:
-            compiled, compiler = self.compile_node(self.parse(path + ("when",)), path + ("when",), inner)
+            compiled, compiler = self.compile_node(self.parse(path + ("when",)), path + ("when",), inner, (BOOL,))
             condition = compiled.source
         py_name = inner.bindings[name][0]
-        body = f"[{py_name} for {py_name} in {iterable.source} if {condition}]"
+        body = f"[{py_name} for {py_name} in charge({iterable.source}) if {condition}]"
         function_name = self._fresh("items")
         prologue = self._prologue(body, scope, outer_compiler.uses | compiler.uses, exclude=py_name)
         source = f"def {function_name}(S, env):\n{prologue}    return {body}\n"
@@ -908,7 +960,7 @@ class _Builder:
         spec = self.data.get("end", {})
         scope = self.scope.with_bindings({"player": ("b_player", INT)})
         for i, cond in enumerate(spec.get("when", [])):
-            test = self.evaluator(("end", "when", i, "if"), scope)
+            test = self.evaluator(("end", "when", i, "if"), scope, (BOOL,))
             winners = self.evaluator(("end", "when", i, "winners"), scope, (INT, "list")) \
                 if "winners" in cond else None
             self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", ""), winners))
@@ -930,6 +982,25 @@ class _Builder:
             self.rules.score = self.evaluator(("score",), scope, (INT,))
         elif "score" in self.rules.variables:
             self.rules.score = self.evaluator(("variables", "score", "initial"), scope, node=_name_node("score"))
+
+
+def _seeing(visibility: tuple[str, ...], owner: tuple[int, ...]) -> Callable[[Any, int, int, int | None], bool]:
+    """The rule of who sees which card, from each pile's zone `visibility` and owner (see
+    docs/language.md, zones): `sees(state, card, pile, seat)`; seat None is a spectator, who sees
+    only what every seat sees."""
+    def sees(S: Any, card: int, pile: int, seat: int | None) -> bool:
+        kind = visibility[pile]
+        if kind == "all":
+            return True
+        if kind == "none":
+            return False
+        if kind == "owner" and owner[pile] == seat:
+            return True  # a seat sees all of its own cards; the others only those face up (revealed)
+        if kind == "top":  # a squared pile: only its top card shows, if face up
+            cards = S.piles[pile]
+            return bool(cards) and cards[-1] == card and bool(S.up[card])
+        return bool(S.up[card])
+    return sees
 
 
 def _name_node(name: str) -> Node:

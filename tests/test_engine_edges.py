@@ -114,7 +114,7 @@ def test_adding_none_to_a_variable_is_reported_at_the_expression(tmp_path: Path)
     do: [move, {add: {score: "top(right[1]).rank"}}]
 """)
     game = rules.new_game(seed=1)
-    with pytest.raises(RulesetRuntimeError, match="cannot add None to 0") as caught:
+    with pytest.raises(RulesetRuntimeError, match="a number was expected, got none") as caught:
         game.apply(game.legal_moves()[0])
     assert caught.value.pos is not None and caught.value.pos.line == 18
 
@@ -249,7 +249,7 @@ moves:
 
 def test_a_selection_that_would_search_too_long_is_an_error_naming_the_move(tmp_path: Path) -> None:
     rules = load_ruleset(_write(tmp_path, MANY.replace("LIMIT", "limit: 1000")))
-    with pytest.raises(RulesetRuntimeError, match="move 'gather' would look at more than 1000 selections") as caught:
+    with pytest.raises(RulesetRuntimeError, match="move 'gather' would look at more than 1,000 selections in one position") as caught:
         rules.new_game(seed=1)
     assert caught.value.pos is not None and caught.value.pos.line == 14
 

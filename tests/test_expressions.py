@@ -341,22 +341,34 @@ def test_value_table_is_large() -> None:
     assert len(VALUES) >= 60
 
 
-# The rows that need no bindings, run through the real loader as end conditions (`end: when: - if:`).
+# The rows that need no bindings, run through the real loader: a trigger sets a variable that
+# may hold any value (`initial: none`) to the expression.
 LOADER_ROWS = [(e, v) for e, b, v in VALUES if not b]
 
 
-def _world_with_end_condition(tmp_path: Path, expr: str) -> Path:
-    text = WORLD.read_text(encoding="utf-8") + f"\nend:\n  when:\n    - if: {json.dumps(expr)}\n      result: won\n"
+def _world_with_probe(tmp_path: Path, expr: str) -> Path:
+    text = WORLD.read_text(encoding="utf-8").replace("variables:\n", "variables:\n  probe:\n    initial: none\n", 1)
+    text += f"\ntriggers:\n  - do:\n      - set: {{probe: {json.dumps(expr)}}}\n"
     path = tmp_path / "world.yaml"
     path.write_text(text, encoding="utf-8")
     return path
 
 
+class _SettableState(FakeState):
+    def set_var(self, slot: int, value: Any) -> None:
+        self.vars[slot] = value
+
+
 @pytest.mark.parametrize("expr,expected", [pytest.param(e, v, id=e) for e, v in LOADER_ROWS])
 def test_value_through_loader(tmp_path: Path, expr: str, expected: Any) -> None:
-    rules = load_ruleset(_world_with_end_condition(tmp_path, expr))
-    (condition,) = rules.end_conditions
-    assert_same(condition.test(FakeState(), {"player": 0}), expected)
+    rules = load_ruleset(_world_with_probe(tmp_path, expr))
+    (trigger,) = rules.triggers
+    state = _SettableState()
+    state.vars = [0] * rules.var_count
+    for name, value in VARS.items():
+        state.vars[rules.variables[name].slot] = value
+    trigger.run(state, {"player": 0})
+    assert_same(state.vars[rules.variables["probe"].slot], expected)
 
 
 def test_world_fixture_loads_with_its_functions() -> None:
