@@ -1,10 +1,20 @@
 """Per-user storage of `persist` variables (for example the cumulative Vegas balance).
 
 One JSON file in the user's data directory (platformdirs; `CARDRULES_HOME`
-overrides it), keyed by ruleset name. Writes are atomic: a temporary file in the
-same folder, flushed to disk, then renamed over the old one. A corrupt file is
-never overwritten silently: reading it raises `SaveError` naming the file, and
-`reset` keeps a copy of it before starting afresh.
+overrides it), keyed by ruleset name, then by variable: an integer, true/false, or
+for a per-player variable a list of those by seat.
+
+A game reads the values when it starts (`load`) and applies its *change* when it
+ends (`save`): holding a lock shared by every cardrules process (`persistent.json.lock`
+beside the file), it reads the current values, adds each integer's change (a
+true/false value is written only if the game changed it) and writes the file
+atomically: a temporary file in the same folder, flushed to disk, then renamed over
+the old one. So games played in parallel all count.
+
+Saved values are checked strictly. A file that does not parse, is over 1 MB, or
+holds anything but 64-bit integers and true/false (of the type each variable has)
+raises `SaveError` naming the file, the ruleset and the variable, and is never
+overwritten; `reset` keeps a copy of it before starting afresh.
 """
 
 from __future__ import annotations
@@ -13,12 +23,23 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from filelock import FileLock, Timeout
 from platformdirs import user_data_dir
 
 from .errors import SaveError
+from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset, Variable
+
+LOCK_TIMEOUT = 30.0      # seconds a game's end waits for another process's save before giving up
+MAX_BYTES = MAX_FILE_BYTES  # a bigger store is reported as corrupt, not read
+FIX = "fix the file or run `cardrules reset` to start afresh (a copy is kept)"
 
 
 def store_path() -> Path:
@@ -27,19 +48,101 @@ def store_path() -> Path:
     return base / "persistent.json"
 
 
-def _read_all(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
+def lock_path(path: Path) -> Path:
+    """The lock file that guards the store at `path`."""
+    return path.with_name(path.name + ".lock")
+
+
+class _Unkept:
+    """A JSON value the store never keeps (NaN, Infinity, an integer of more than 20
+    characters), held while parsing so that the check can say where it is."""
+
+    def __init__(self, text: str, big: bool = False) -> None:
+        self.text, self.big = text, big
+
+
+def _parse_int(text: str) -> int | _Unkept:
+    # Anything longer than "-9223372036854775808" is outside the 64-bit range; never convert it
+    # (Python refuses integers of more than 4,300 digits).
+    return _Unkept(f"an integer of {len(text.lstrip('-'))} digits", big=True) if len(text) > 20 else int(text)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, _Unkept):
+        return value.text
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str):
+        text = json.dumps(value)
+        return f"the text {text if len(text) <= 40 else text[:37] + '...'}"
+    return json.dumps(value)  # null, true/false, an integer, a number such as 1.5
+
+
+def _scalar_problem(value: Any, kind: type | None) -> str | None:
+    """What is wrong with one saved value (`kind`: int, bool, or None for either), or None."""
+    if isinstance(value, bool):
+        if kind is not int:
+            return None
+    elif isinstance(value, int):
+        if kind is not bool:
+            return None if INT_MIN <= value <= INT_MAX else f"{value} is outside the 64-bit integer range"
+    elif isinstance(value, _Unkept) and value.big and kind is not bool:
+        return f"{value.text} is outside the 64-bit integer range"
+    expected = "an integer" if kind is int else "true or false" if kind is bool else "an integer or true/false"
+    return f"{_describe(value)} where {expected} is expected"
+
+
+def _problem(value: Any, per_player: bool | None, kind: type | None) -> str | None:
+    """What is wrong with a saved value (`per_player`: a list by seat; None for either), or None."""
+    if isinstance(value, list):
+        if per_player is False:
+            return "a list where a single value is expected"
+        for seat, item in enumerate(value, 1):
+            problem = _scalar_problem(item, kind)
+            if problem:
+                return f"seat {seat}: {problem}"
+        return None
+    if per_player:
+        return f"{_describe(value)} where a list by seat is expected"
+    return _scalar_problem(value, kind)
+
+
+def _corrupt(path: Path, what: str) -> SaveError:
+    return SaveError(f"{path}: the saved values are corrupt ({what}); {FIX}")
+
+
+def _where(ruleset: str, name: str, problem: str) -> str:
+    return f"{ruleset}, variable `{name}`: {problem}"
+
+
+def _read_all(path: Path) -> dict[str, dict[str, Any]]:
+    """Every saved value, checked: integers in the 64-bit range and true/false, or lists of those."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
         raise SaveError(f"cannot read {path}: {exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise _corrupt(path, f"larger than {MAX_BYTES:,} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_Unkept, parse_int=_parse_int)
+    except UnicodeDecodeError as exc:
+        raise _corrupt(path, f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}:{exc.lineno}:{exc.colno}: the saved values are corrupt ({exc.msg}); "
-                        f"fix the file or run `cardrules reset` to start afresh (a copy is kept)") from None
+        raise SaveError(f"{path}:{exc.lineno}:{exc.colno}: the saved values are corrupt ({exc.msg}); {FIX}") from None
+    except (ValueError, RecursionError) as exc:
+        raise _corrupt(path, "nested too deeply" if isinstance(exc, RecursionError) else str(exc)) from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise SaveError(f"{path}: the saved values are corrupt (expected an object of objects); "
-                        f"fix the file or run `cardrules reset` to start afresh (a copy is kept)")
+        raise _corrupt(path, "expected an object of objects")
+    for ruleset, values in data.items():
+        for name, value in values.items():
+            problem = _problem(value, None, None)
+            if problem:
+                raise _corrupt(path, _where(ruleset, name, problem))
     return data
 
 
@@ -59,32 +162,124 @@ def _write_all(path: Path, data: dict[str, Any]) -> None:
         raise
 
 
-def load(ruleset: str) -> dict[str, Any]:
-    """The saved values of one ruleset (empty if none)."""
-    return dict(_read_all(store_path()).get(ruleset, {}))
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the store's lock (waiting at most `LOCK_TIMEOUT` seconds for another process)."""
+    lock = lock_path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(lock, timeout=LOCK_TIMEOUT):
+            yield
+    except Timeout:
+        raise SaveError(f"another cardrules process holds the store {path}: gave up after waiting "
+                        f"{LOCK_TIMEOUT:g} s for its lock file {lock}") from None
+    except OSError as exc:
+        raise SaveError(f"cannot update {path}: {exc}") from None
 
 
-def save(ruleset: str, values: dict[str, Any]) -> None:
-    """Replace the saved values of one ruleset, atomically."""
-    if not values:
-        return
+def _kind(variable: Variable) -> type | None:
+    """The type of a variable's values (int or bool), from its initial value; None if unknown."""
+    try:
+        value = variable.initial(None, {"player": 0})
+    except Exception:  # an initial value that needs a game: no type to compare
+        return None
+    return bool if isinstance(value, bool) else int if isinstance(value, int) else None
+
+
+def load(rules: Ruleset | str) -> dict[str, Any]:
+    """The saved values of a ruleset's `persist` variables (empty if none), each checked against
+    its variable: a list by seat for a per-player one, of the variable's type. Given only a name,
+    every value saved under it (checked as integers or true/false)."""
     path = store_path()
     data = _read_all(path)
-    data[ruleset] = values
-    _write_all(path, data)
+    if isinstance(rules, str):
+        return dict(data.get(rules, {}))
+    saved = data.get(rules.name, {})
+    values: dict[str, Any] = {}
+    for variable in rules.variables.values():
+        if variable.persist and variable.name in saved:
+            value = saved[variable.name]
+            problem = _problem(value, variable.per_player, _kind(variable))
+            if problem:
+                raise _corrupt(path, _where(rules.name, variable.name, problem))
+            values[variable.name] = value
+    return values  # values of variables the ruleset no longer has stay in the file, unused
+
+
+def _changed(current: Any, start: Any, end: Any) -> Any:
+    """One saved value after a game's change: an integer gains `end - start`; any other value
+    becomes `end` if the game changed it. Raises ValueError if `current` is not of `start`'s type."""
+    kind = bool if isinstance(start, bool) else int if isinstance(start, int) else None
+    problem = _scalar_problem(current, kind)
+    if problem:
+        raise ValueError(problem)
+    if kind is int:
+        return current + (end - start)
+    return end if end != start else current
+
+
+def _apply(current: Any, start: Any, end: Any) -> Any:
+    """A saved value (None if there is none) after a game's change; a list seat by seat (a list
+    shorter than the seats is first extended with the game's start values)."""
+    if not isinstance(start, list):
+        if isinstance(current, list):
+            raise ValueError("a list where a single value is expected")
+        return _changed(start if current is None else current, start, end)
+    if current is None:
+        current = []
+    if not isinstance(current, list):
+        raise ValueError(f"{_describe(current)} where a list by seat is expected")
+    result = list(current) + start[len(current):]
+    for seat, (s, e) in enumerate(zip(start, end)):
+        try:
+            result[seat] = _changed(result[seat], s, e)
+        except ValueError as exc:
+            raise ValueError(f"seat {seat + 1}: {exc}") from None
+    return result
+
+
+def save(ruleset: str, start: dict[str, Any], end: dict[str, Any]) -> None:
+    """Apply one game's change to the saved values of its ruleset, atomically and under the
+    store's lock, so that games ending at the same time all count. `start` holds the values the
+    game began with (before its setup), `end` those it ended with; see `_changed`."""
+    if all(value == start.get(name, value) for name, value in end.items()):
+        return  # no change: nothing to write
+    path = store_path()
+    with _locked(path):
+        data = _read_all(path)
+        values = dict(data.get(ruleset, {}))
+        for name, value in end.items():  # an unchanged value is kept (written if it was missing)
+            if name not in start:
+                continue
+            try:
+                new = _apply(values.get(name), start[name], value)
+            except ValueError as exc:
+                raise _corrupt(path, _where(ruleset, name, str(exc))) from None
+            problem = _problem(new, None, None)
+            if problem:
+                raise SaveError(f"cannot save `{name}` of {ruleset} in {path}: {problem}; nothing was saved")
+            values[name] = new
+        data[ruleset] = values
+        _write_all(path, data)
 
 
 def reset(ruleset: str) -> Path | None:
     """Forget one ruleset's saved values. Returns where a corrupt store was copied, if it was."""
     path = store_path()
-    try:
-        data = _read_all(path)
-        backup = None
-    except SaveError:
-        backup = path.with_name(f"persistent.corrupt-{int(time.time())}.json")
-        os.replace(path, backup)
-        data = {}
-    if ruleset in data or backup is not None:
-        data.pop(ruleset, None)
-        _write_all(path, data)
+    if not path.exists():
+        return None
+    with _locked(path):
+        try:
+            data = _read_all(path)
+            backup = None
+        except SaveError:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            fd, name = tempfile.mkstemp(prefix=f"persistent.corrupt-{stamp}-", suffix=".json", dir=path.parent)
+            os.close(fd)
+            backup = Path(name)  # a new name each time: an earlier copy is never overwritten
+            os.replace(path, backup)
+            data = {}
+        if ruleset in data or backup is not None:
+            data.pop(ruleset, None)
+            _write_all(path, data)
     return backup
