@@ -11,12 +11,12 @@ ruleset (the compiled game) -> engine (states, moves, undo, views).
 """
 
 from .engine import Game, Move
-from .errors import (CardrulesError, DealError, ExpressionSyntaxError, IllegalMoveError, RulesetError,
+from .errors import (ArgumentError, CardrulesError, DealError, ExpressionSyntaxError, IllegalMoveError, RulesetError,
                      RulesetRuntimeError, SaveError, SetupError, format_error)
 from .ruleset import Ruleset, find_ruleset, load_ruleset
 
 __all__ = [
-    "CardrulesError", "DealError", "ExpressionSyntaxError", "Game", "IllegalMoveError", "Move", "Ruleset",
+    "ArgumentError", "CardrulesError", "DealError", "ExpressionSyntaxError", "Game", "IllegalMoveError", "Move", "Ruleset",
     "RulesetError", "RulesetRuntimeError", "SaveError", "SetupError", "find_ruleset", "format_error", "load_ruleset",
 ]
 __version__ = "0.1.0"

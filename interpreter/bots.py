@@ -14,6 +14,7 @@ has been dealt anew at random (`Game.determinize`). Parameters are given by name
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from dataclasses import dataclass
@@ -271,6 +272,13 @@ def bot_params(kind: str, given: dict[str, str]) -> dict[str, Any]:
             raise BotParameterError(f"{kind}: {name} must be above 0, not {text!r}")
         values[name] = value
     return values
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the bot at `seat` (0-based) in the game dealt from `seed`: a hash of the two, so a
+    bot's seed (or its moves) does not give the game's seed, hence the deal, away."""
+    digest = hashlib.sha256(f"cardrules bot {seed} {seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def make_bot(kind: str, seed: int | None, **params: Any) -> Bot:

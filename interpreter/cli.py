@@ -5,35 +5,46 @@ from __future__ import annotations
 import json
 import random
 import sys
+import traceback
 from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
-import yaml
 from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
 from . import store
-from .bots import make_bot
+from .bots import make_bot, seat_seed
 from .decks import load_deck
-from .errors import CardrulesError, format_error
+from .errors import CardrulesError, DealError, format_error, printable
 from .play import (SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous, save_persistent,
                    summary, timed_summary)
 from .resources import rulesets_dir
-from .ruleset import check_ruleset, find_ruleset, load_ruleset
+from .engine import Game
+from .ruleset import Ruleset, check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
 from .simulate import simulate_command
 from .solver import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT, solve_command
-from .source import load_document
+from .source import load_document, read_bounded
 from .variants import resolve_extends
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Card games as data: play, check and list YAML rulesets.")
+
+_debug = False  # `--debug`: an internal error shows its traceback
+
+
+@app.callback()
+def _options(debug: bool = typer.Option(False, "--debug", help="On an internal error (a bug), show the "
+                                        "traceback.")) -> None:
+    """Card games as data: play, check and list YAML rulesets."""
+    global _debug
+    _debug = debug
 
 
 def _report(error: CardrulesError) -> None:
-    typer.echo(format_error(error), err=True)
+    typer.echo(printable(format_error(error)), err=True)
 
 
 def _fail(error: CardrulesError) -> None:
@@ -58,7 +69,8 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 @app.command()
 def play(
     ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown otherwise)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown "
+                                       "otherwise: at the end in games of several seats with hidden cards)."),
     deal: Optional[Path] = typer.Option(None, "--deal", help="A deal file: card codes, top of the deck first."),
     option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
     seat: List[str] = typer.Option([], "--seat", help="Seat kinds: --seat 1=random (human, random, greedy); "
@@ -66,21 +78,21 @@ def play(
                                    "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
+    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+                                           "bases from (besides its own folder tree and the bundled rulesets); "
+                                           "repeatable."),
 ) -> None:
     """Play a game in the terminal; bots fill the seats you give them."""
     if seed is not None and deal is not None:
         raise typer.BadParameter("give --seed or --deal, not both")
     try:
-        rules = load_ruleset(ruleset, _pairs(option, "--option NAME"))
-        deal_text = None
-        if deal is not None:
-            try:
-                deal_text = deal.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise typer.BadParameter(f"cannot read the deal file: {exc}") from None
-        elif seed is None:
-            seed = random.SystemRandom().randrange(1, 1_000_000_000)
-        persisted = store.load(rules.name) if rules.persistent_variables() else None
+        rules = load_ruleset(ruleset, _pairs(option, "--option NAME"), tuple(search_path))
+        deal_text = read_bounded(deal, str(deal), DealError) if deal is not None else None
+        secret = _secret_seed(rules, players)
+        if deal is None and seed is None:  # a short seed to replay, unless it would give hidden hands away
+            draw = random.SystemRandom()
+            seed = draw.getrandbits(64) if secret else draw.randrange(1, 1_000_000_000)
+        persisted = store.load(rules) if rules.persistent_variables() else None
         if deal_text is not None:
             in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
             order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
@@ -99,18 +111,21 @@ def play(
                         specs[s] = SeatSpec("greedy")
             check_seats(rules, specs, game.players)
         except SeatError as exc:
-            raise typer.BadParameter(str(exc)) from None
+            raise typer.BadParameter(printable(str(exc))) from None
         kinds = {s: spec.kind for s, spec in specs.items()}
         bot_seed = seed if seed is not None else 0
-        seats = {s: (make_bot(kinds[s], bot_seed * 1000 + s, **specs[s].bot_params)
+        seats = {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **specs[s].bot_params)
                      if kinds.get(s, "human") != "human" else None)
                  for s in range(game.players)}
         console = Console(stderr=as_json, highlight=False)
         interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
-        if not as_json:
-            console.print(f"[bold]{rules.title}[/bold]  seed {seed if seed is not None else '-'}  "
-                          + "  ".join(f"{k}={_option_text(v)}" for k, v in rules.option_values.items()),
-                          highlight=False)
+        if not as_json:  # Text: the title and options are printed as they are, never read as markup
+            head = Text(rules.title, style="bold")
+            head.append("  seed: shown at the end" if secret and seed is not None
+                        else f"  seed {seed if seed is not None else '-'}")
+            for name, value in rules.option_values.items():
+                head.append(f"  {name}={_option_text(value)}")
+            console.print(head)
         if rules.simultaneous:  # every seat plays at once: on a clock
             try:
                 scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,
@@ -118,6 +133,7 @@ def play(
             finally:
                 if game.is_over:
                     save_persistent(game)
+            _show_seed(console, game, seed, secret and not as_json)
             if as_json:
                 speeds = {s: specs[s].speed for s in range(game.players) if s in specs and specs[s].is_bot}
                 print(json.dumps(timed_summary(game, seed, kinds, scheduler, speeds, simulated), indent=2))
@@ -128,10 +144,23 @@ def play(
         finally:
             if game.is_over:
                 save_persistent(game)
+        _show_seed(console, game, seed, secret and not as_json)
         if as_json:
             print(json.dumps(summary(game, seed, kinds), indent=2))
     except CardrulesError as error:
         _fail(error)
+
+
+def _secret_seed(rules: Ruleset, players: int | None) -> bool:
+    """Would the seed give hidden cards away: a game of several seats with a zone not every seat sees?"""
+    seats = players if players is not None else rules.default_players
+    return seats > 1 and any(zone.visibility != "all" for zone in rules.zones.values())
+
+
+def _show_seed(console: Console, game: Game, seed: int | None, show: bool) -> None:
+    """The seed of a game whose seed was kept secret while it was played, once it has ended."""
+    if show and seed is not None and game.is_over:
+        console.print(Text(f"seed {seed}", style="dim"))
 
 
 @app.command()
@@ -151,10 +180,13 @@ def simulate(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the summary as JSON to this file."),
     csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per game to this file."),
     plots: Optional[Path] = typer.Option(None, "--plots", help="Write PNG charts into this folder (needs the plots extra)."),
+    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+                                           "bases from (besides its own folder tree and the bundled rulesets); "
+                                           "repeatable."),
 ) -> None:
     """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
-                            plots, console=Console(highlight=False))
+                            plots, console=Console(highlight=False), search_path=[str(p) for p in search_path])
     if code:
         raise typer.Exit(code)
 
@@ -175,26 +207,35 @@ def solve(
     sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
+    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+                                           "bases from (besides its own folder tree and the bundled rulesets); "
+                                           "repeatable."),
 ) -> None:
     """Solve a one-player deal: solvable (with the moves), unsolvable, or unknown; or the best score."""
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
-                         console=Console(highlight=False), max_positions=max_positions)
+                         console=Console(highlight=False), max_positions=max_positions,
+                         search_path=[str(p) for p in search_path])
     if code:
         raise typer.Exit(code)
 
 
 @app.command()
-def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names.")) -> None:
+def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names."),
+    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+                                           "bases from (besides its own folder tree and the bundled rulesets); "
+                                           "repeatable."),
+) -> None:
     """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
     failed = False
     for name in rulesets:
         try:
             path = Path(name)
-            if path.is_file() and "cards" in _header(path) and "moves" not in _header(path):
+            header = _header(path) if path.is_file() else {}
+            if "cards" in header and "moves" not in header:
                 deck = load_deck(path)
                 typer.echo(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)")
                 continue
-            rules, combinations = check_ruleset(name)
+            rules, combinations = check_ruleset(name, search_path=tuple(search_path))
         except CardrulesError as error:
             _report(error)
             failed = True
@@ -206,10 +247,11 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
 
 
 def _header(path: Path) -> dict[str, Any]:
+    """The top-level mapping of a YAML file, read within the loader's limits ({} if it has none)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_document(path).data
         return data if isinstance(data, dict) else {}
-    except (OSError, yaml.YAMLError):
+    except CardrulesError:
         return {}
 
 
@@ -236,7 +278,7 @@ def list_rulesets() -> None:
             head.append(", ".join(extends) if isinstance(extends, list) else str(extends))
         console.print(head)
         if data.get("description"):
-            console.print(Padding(str(data["description"]), (0, 0, 0, 4)))
+            console.print(Padding(Text(str(data["description"])), (0, 0, 0, 4)))
         options = ", ".join(f"{k}={_option_text(spec.get('default'))}" for k, spec in (data.get("options") or {}).items())
         if options:
             console.print(Padding(Text("options: ", style="dim").append(options, style=""), (0, 0, 0, 4)))
@@ -249,10 +291,14 @@ def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file 
 
 
 @app.command()
-def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget.")) -> None:
+def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget."),
+    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+                                           "bases from (besides its own folder tree and the bundled rulesets); "
+                                           "repeatable."),
+) -> None:
     """Forget a ruleset's values kept between games (for example the cumulative Vegas balance)."""
     try:
-        name = load_ruleset(find_ruleset(ruleset)).name
+        name = load_ruleset(find_ruleset(ruleset), search_path=tuple(search_path)).name
         backup = store.reset(name)
     except CardrulesError as error:
         _fail(error)
@@ -263,7 +309,20 @@ def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved value
 
 
 def main() -> None:
-    app()
+    """The `cardrules` command. Errors of the user's making are reported by each command; any other
+    exception is a bug: one line on standard error and exit status 2 (`--debug`: the traceback)."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the one place an unexpected error is reported
+        if _debug:
+            traceback.print_exc()
+        else:
+            what = printable(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)[:300]
+            print(f"cardrules: internal error ({what}); this is a bug, please report it with the command "
+                  f"you ran; --debug shows the traceback", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -12,21 +12,33 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .errors import IllegalMoveError, SetupError
+from .errors import ArgumentError, IllegalMoveError, SetupError, printable, unknown
+from .movegen import BLIND
 from .ruleset import Ruleset, runtime_error
+
+
+class Lineage:
+    """The token a game and its `clone`s and `determinize`d copies share, carried by the moves their
+    enumerators make (as `Move.origin`), so `Game.apply` can tell its own moves from another game's."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
 
 
 class Move:
     """One legal move: a move template applied to a source pile, a card count and a destination pile.
 
-    `str(move)` is its canonical text, which `Game.parse_move` reads back.
+    `str(move)` is its canonical text, which `Game.parse_move` reads back. `origin` is the game
+    lineage that offered the move (or, for a move built by hand, a ruleset).
     """
 
-    __slots__ = ("rules", "template", "src", "count", "dst", "selection", "pick", "seat", "actor")
+    __slots__ = ("origin", "template", "src", "count", "dst", "selection", "pick", "seat", "actor")
 
-    def __init__(self, rules: Ruleset, template: int, src: int, count: int, dst: int,
+    def __init__(self, rules: Ruleset | Lineage, template: int, src: int, count: int, dst: int,
                  selection: tuple[tuple[int, int], ...] = (), pick: int | None = None, seat: int = -1) -> None:
-        self.rules = rules
+        self.origin = rules
         self.template = template
         self.src = src
         self.count = count
@@ -35,6 +47,11 @@ class Move:
         self.pick = pick  # for `take: any`: the card chosen from the source pile
         self.seat = seat  # for `for_seat`: the seat chosen (0-based)
         self.actor = -1  # in a simultaneous game: the seat that makes the move
+
+    @property
+    def rules(self) -> Ruleset:
+        origin = self.origin
+        return origin.rules if isinstance(origin, Lineage) else origin
 
     @property
     def name(self) -> str:
@@ -64,18 +81,33 @@ class Move:
         parts = []
         if self.src >= 0:
             parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else "")
-                         + (f":{rules.deck.codes[self.pick]}" if self.pick is not None else "")
+                         + (f":{rules.deck.codes[self.pick]}" if self.pick is not None and self.pick != BLIND
+                            else ":?" if template.take == "any" else "")
                          + "".join(f"+{pile(p)}" + (f"x{c}" if c > 1 else "") for p, c in self.selection))
         if self.dst >= 0:
             parts.append(pile(self.dst))
         text = ">".join(parts)
         return (f"{template.name}:{text}" if template.prefixed else text) + seat
 
+    def picking(self, card: int | None) -> "Move":
+        """The same move with `card` as its pick (a blind pick, once it is known which card it took)."""
+        other = Move(self.origin, self.template, self.src, self.count, self.dst, self.selection, card, self.seat)
+        other.actor = self.actor
+        return other
+
+    def concealed(self) -> "Move":
+        """The move without the card it picks (`take: any`): its text names the card as `?`
+        (`h@2:?>p1`), as a seat that cannot see that card knows the move."""
+        return self.picking(None)
+
     def __str__(self) -> str:
         return self.text()
 
     def __repr__(self) -> str:
-        return f"Move({self.text()!r})"
+        try:
+            return f"Move({self.text()!r})"
+        except Exception:  # noqa: BLE001 - a move built by hand with fields that name nothing
+            return f"Move(template={self.template!r}, src={self.src!r}, count={self.count!r}, dst={self.dst!r})"
 
 
 class State:
@@ -195,13 +227,61 @@ class State:
                 _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    """A value given where another was expected, as an error message quotes it: short and printable."""
+    text = printable(repr(value))
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _move_text(move: Move) -> str:
+    """A move's text, or (for a move built by hand whose fields name nothing) its fields."""
+    try:
+        return move.text()
+    except (IndexError, KeyError, TypeError, AttributeError, ValueError):
+        return repr(move)
+
+
+def _not_a_move(value: Any) -> str:
+    """What `Game.apply` says when given something other than a `Move`."""
+    if isinstance(value, str):
+        return f"apply takes a Move, not the text {_shown(value)}: use game.apply(game.parse_move({_shown(value)}))"
+    return f"apply takes a Move (one of game.legal_moves()), not {_shown(value)}"
+
+
+def _check_setup(seed: Any, deal: Any, players: Any, persisted: Any, max_moves: Any) -> None:
+    """Refuse, with a `SetupError` that says what is expected, arguments a game cannot start from."""
+    if seed is not None and not _whole(seed):
+        raise SetupError(f"a seed is a whole number, not {_shown(seed)}")
+    if players is not None and not _whole(players):
+        raise SetupError(f"players is a whole number of seats, not {_shown(players)}")
+    if deal is not None:
+        if not isinstance(deal, (str, list, tuple)):
+            raise SetupError(f"a deal is a text of card codes or a list of card codes (top of the deck first), "
+                             f"not {_shown(deal)}")
+        if not isinstance(deal, str):
+            for code in deal:
+                if not isinstance(code, str):
+                    raise SetupError(f"a deal lists card codes (strings such as 'AS'), not {_shown(code)}")
+    if persisted is not None and not isinstance(persisted, dict):
+        raise SetupError(f"persisted values are a dict by variable name, not {_shown(persisted)}")
+    if max_moves is not None and not (_whole(max_moves) and max_moves >= 0):
+        raise SetupError(f"max_moves is a whole number of moves, 0 or more, not {_shown(max_moves)}")
+
+
 class Game:
     """One game of a ruleset: start it from a seed or an explicit deal, then apply moves."""
 
     def __init__(self, rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
                  players: int | None = None, persisted: dict[str, Any] | None = None,
                  max_moves: int | None = None) -> None:
+        _check_setup(seed, deal, players, persisted, max_moves)
         self.rules = rules
+        rules.meter.reset()  # the setup's steps (limits.MAX_STEPS), as every unit of work below
+        self.lineage = Lineage(rules)  # shared by clones: the moves of this game carry it
         self.max_moves = max_moves if max_moves is not None else rules.max_moves
         self.players = players if players is not None else rules.default_players
         if not rules.min_players <= self.players <= rules.max_players:
@@ -220,6 +300,9 @@ class Game:
         self.state = State(rules, self.players)
         self.state.deck_order = order
         self.history: list[Move] = []
+        # By history index, for moves that name a card (`take: any`) not every seat may know: the seats
+        # (None: a spectator) that could see that card before or right after the move (`record`).
+        self._knowers: dict[int, frozenset[int | None]] = {}
         self._legal: list[Move] | None = None  # the moves of the seat to act
         self._seat_legal: dict[int, list[Move]] = {}  # a simultaneous game's other seats' moves
         S = self.state
@@ -234,6 +317,7 @@ class Game:
                     elif isinstance(saved, list) and p < len(saved):
                         value = saved[p]
                 S.vars[variable.slot + p] = value
+        self.persisted_start = self.persistent_values()  # before setup: what the game's change is measured from
         env = {"player": 0}
         for effect in rules.setup:
             effect(S, env)
@@ -278,6 +362,7 @@ class Game:
             if self._legal is None:
                 self._legal = self._enumerate()
             return list(self._legal)
+        self._check_seat(seat)
         if not self.rules.simultaneous:
             return []
         if seat not in self._seat_legal:
@@ -295,20 +380,23 @@ class Game:
         if safe is None:
             return False
         pile = self.state.piles[move.src] if move.src >= 0 else []
-        cards = [move.pick] if move.pick is not None else (pile[len(pile) - move.count:] if move.count else [])
+        pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
+        cards = [pick] if pick is not None else (pile[len(pile) - move.count:] if move.count else [])
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": self.state.current,
-               "move": self.rules.moves[move.template].name, "pick": move.pick, "target": move.seat}
+               "move": self.rules.moves[move.template].name, "pick": pick, "target": move.seat}
+        self.rules.meter.reset()
         return bool(safe(self.state, env))
 
     def focus(self, seat: int) -> None:
         """In a simultaneous game: make `seat` the one that `current_player` and `legal_moves()`
         mean (the seat about to decide). Not a move: nothing is recorded."""
         S = self.state
+        if not _whole(seat) or not 0 <= seat < self.players:
+            raise IllegalMoveError(f"there is no seat {seat + 1 if _whole(seat) else _shown(seat)}: focus takes a "
+                                   f"seat index, 0-{self.players - 1}")
         if not self.rules.simultaneous or seat == S.current:
             return
-        if not 0 <= seat < self.players:
-            raise IllegalMoveError(f"there is no seat {seat + 1}")
         if self._legal is not None:
             self._seat_legal[S.current] = self._legal
         S.current = seat
@@ -319,19 +407,28 @@ class Game:
         if self.state.over:
             return out
         rules = self.rules
-        try:
-            rules.enumerate_all(self.state, out, Move, rules)
-        except Exception:  # noqa: BLE001 - find the move whose conditions failed, to report it there
-            for template in rules.moves:
-                try:
-                    template.enumerate(self.state, [], Move, rules)
-                except Exception as exc:  # noqa: BLE001
-                    raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
-            raise
+        self._generate(out)
         if rules.simultaneous:
             for move in out:
                 move.actor = self.state.current
         return out
+
+    def _generate(self, out: list[Move]) -> None:
+        """Append the legal moves of the seat to act (the moves carry this game's lineage). A rule
+        that fails while they are listed is reported at the move whose conditions failed."""
+        rules = self.rules
+        rules.meter.reset()
+        try:
+            rules.enumerate_all(self.state, out, Move, self.lineage)
+        except Exception as whole:  # noqa: BLE001 - find the move whose conditions failed, to report it there
+            for template in rules.moves:
+                rules.meter.reset()
+                try:
+                    template.enumerate(self.state, [], Move, rules)
+                except Exception as exc:  # noqa: BLE001
+                    raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
+            # Each move alone stays within the limits, all of them together do not.
+            raise runtime_error(whole, "the legal moves", rules.moves[0].pos if rules.moves else None) from None
 
     def apply(self, move: Move, settle: bool = True) -> None:
         """Apply a legal move; raises `IllegalMoveError` for any other. In a simultaneous game the
@@ -340,35 +437,51 @@ class Game:
         `settle=False` is for searches that take most moves back at once: the work that follows a
         move (the end conditions, the move limit, listing the next legal moves to see whether any
         is left) is left out until `settle()`. Until then only `state`, `undo` and `settle` may be
-        used; an `end` effect has ended the game already. Not with `end.repeat`."""
+        used; an `end` effect has ended the game already. Not with `end.repeat`.
+
+        The move must come from this game's `legal_moves()` (or from a `clone` or `determinize`d
+        copy's); a move of another game, or of another ruleset, is refused."""
+        if not isinstance(move, Move):
+            raise IllegalMoveError(_not_a_move(move))
         rules = self.rules
         S = self.state
         simultaneous = rules.simultaneous and move.actor >= 0
+        if simultaneous and move.actor >= self.players:
+            raise IllegalMoveError(f"{_move_text(move)} is made by seat index {move.actor}, which this game has not")
         legal = self.legal_moves(move.actor) if simultaneous else \
             self._legal if self._legal is not None else self.legal_moves()
         for candidate in legal:
             if candidate is move:
                 break
         else:
+            origin = move.origin
+            if origin is not self.lineage and origin is not rules:
+                raise IllegalMoveError(self._foreign(move))
             if move not in legal:
-                raise IllegalMoveError(f"{move} is not a legal move now")
+                raise IllegalMoveError(self._malformed(move) or f"{_move_text(move)} is not a legal move now")
         template = rules.moves[move.template]
+        rules.meter.reset()  # the move's effects and triggers share one budget of steps
         mark = len(S.journal)
         S.marks.append(mark)
         if simultaneous and S.current != move.actor:
             S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
         pile = S.piles[move.src] if move.src >= 0 else []
-        if move.pick is not None:
-            cards = [move.pick]
+        pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
+        if pick is not None:
+            cards = [pick]
+            knew = self.seers(pick, move.src)  # who could see the card named, before the move
         else:
             cards = pile[len(pile) - move.count:] if move.count else []
+            knew = None
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": S.current, "move": template.name,
-               "pick": move.pick, "target": move.seat}
+               "pick": pick, "target": move.seat}
         if move.selection:
             env["selection"] = move.selection
             env["chosen_piles"] = [p for p, _ in move.selection]
             env["chosen"] = [c for p, n in move.selection for c in S.piles[p][len(S.piles[p]) - n:]]
+        if pick != move.pick:  # a blind pick: the record keeps the card it turned out to be
+            move = move.picking(pick)
         self.history.append(move)
         counted = False
         try:
@@ -377,6 +490,8 @@ class Game:
             for trigger in rules.triggers:
                 if trigger.after is None or template.name in trigger.after:
                     trigger.run(S, env)
+            if knew is not None:
+                self._note_knowers(move, knew)
             if not S.over and not env.get("acted") and not rules.simultaneous:
                 self._advance_turn(bool(env.get("end_turn", False)))
             counted = self._count_position()
@@ -391,10 +506,64 @@ class Game:
             S.undo_to(mark)
             S.marks.pop()
             self.history.pop()
+            self._knowers.pop(len(self.history), None)
             if counted:
                 self._uncount_position()
             self._legal, self._seat_legal = None, {}
             raise
+
+    def _blind_card(self, pile: int) -> int:
+        """The card a blind pick (`BLIND`) from `pile` takes: the topmost the seat to act cannot see."""
+        S = self.state
+        for card in reversed(S.piles[pile]):
+            if not self.visible(card, pile, S.current):
+                return card
+        raise IllegalMoveError(f"{self.rules.pile_names[pile]} has no card hidden from seat {S.current + 1}")
+
+    def _note_knowers(self, move: Move, knew: frozenset[int | None]) -> None:
+        """After a move that names a card: keep who may know it (`record`) unless every seat may."""
+        card = move.pick
+        for pile, cards in enumerate(self.state.piles):
+            if card in cards:
+                knew |= self.seers(card, pile)  # who can see it where it lies now
+                break
+        if None not in knew:  # a spectator sees only what every seat sees
+            self._knowers[len(self.history) - 1] = knew
+
+    def _foreign(self, move: Move) -> str:
+        """Why a move offered by another game (or built on another ruleset) is refused."""
+        origin = move.origin
+        rules = origin.rules if isinstance(origin, Lineage) else origin
+        if rules is self.rules:
+            return f"{_move_text(move)} is a move of another game of {self.rules.name}, not of this one"
+        name = getattr(rules, "name", None)
+        if name == self.rules.name:
+            where = f"of another ruleset named {name} (loaded apart, or with other options)"
+        else:
+            where = f"of {name}" if isinstance(name, str) else f"made on {type(rules).__name__}"
+        return f"{_move_text(move)} is a move {where}, not of this game of {self.rules.name}"
+
+    def _malformed(self, move: Move) -> str | None:
+        """What is wrong with the fields of a move built by hand, if they name nothing in this game."""
+        rules = self.rules
+        if not _whole(move.template) or not 0 <= move.template < len(rules.moves):
+            return (f"a move's template is an index into the ruleset's moves, 0-{len(rules.moves) - 1}, "
+                    f"not {_shown(move.template)}")
+        for field, value in (("src", move.src), ("dst", move.dst)):
+            if not _whole(value) or not -1 <= value < rules.pile_count:
+                return f"a move's {field} is a pile index, 0-{rules.pile_count - 1} (-1: none), not {_shown(value)}"
+        if not _whole(move.count) or move.count < 0:
+            return f"a move's count is a number of cards, 0 or more, not {_shown(move.count)}"
+        if move.pick not in (None, BLIND) and not (_whole(move.pick) and 0 <= move.pick < len(rules.deck)):
+            return f"a move's pick is a card index, 0-{len(rules.deck) - 1}, not {_shown(move.pick)}"
+        return None
+
+    def _check_seat(self, seat: Any, what: str = "seat") -> None:
+        """Refuse a seat index this game has not (an `ArgumentError` saying which it has)."""
+        if not _whole(seat) or not 0 <= seat < self.players:
+            raise ArgumentError(f"{what} must be a seat index, 0-{self.players - 1} in this game of "
+                                f"{self.players} seat{'s' if self.players > 1 else ''} (0 is seat 1), "
+                                f"not {_shown(seat)}")
 
     def _advance_turn(self, end_turn: bool) -> None:
         """After a move: the turn's next phase, or (after the last, or `end_turn`) the next seat's turn."""
@@ -433,7 +602,7 @@ class Game:
             if S.over or S.phase not in rules.optional_phases:
                 return
             moves: list[Move] = []
-            rules.enumerate_all(S, moves, Move, rules)
+            self._generate(moves)
             if moves:
                 return
             self._next_phase(False)
@@ -470,6 +639,7 @@ class Game:
         rules = self.rules
         S = self.state
         self._legal, self._seat_legal = None, {}
+        rules.meter.reset()
         if not S.over:
             env = {"player": S.current}
             for condition in rules.end_conditions:
@@ -493,6 +663,7 @@ class Game:
         """The game has just ended: no more moves, and the ruleset's `on_end` effects run once."""
         self._legal, self._seat_legal = [], {}
         env = {"player": self.state.current}
+        self.rules.meter.reset()
         for effect in self.rules.on_end:
             effect(self.state, env)
 
@@ -515,6 +686,8 @@ class Game:
         S.undo_to(S.marks.pop())
         if self.history and len(self.history) > len(S.marks):
             self.history.pop()
+            if self._knowers:
+                self._knowers.pop(len(self.history), None)
             if self.rules.repeat is not None:
                 self._uncount_position()
         self._legal, self._seat_legal = legal, {}
@@ -527,10 +700,13 @@ class Game:
         other.seed = self.seed
         other.state = self.state.copy()
         other.history = list(self.history)
+        other._knowers = dict(self._knowers)
+        other.lineage = self.lineage
         other._seen = dict(self._seen)
         other._keys = list(self._keys)
         other._legal = list(self._legal) if self._legal is not None else None
         other._seat_legal = {}
+        other.persisted_start = self.persisted_start
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> "Game":
@@ -566,6 +742,9 @@ class Game:
         S.deck_order = []
         other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
         other.history = list(self.history)
+        for index, knowers in self._knowers.items():
+            if seat not in knowers:  # a card the seat may not know: forgotten from the record too
+                other.history[index] = self.history[index].concealed()
         other._legal, other._seat_legal = None, {}
         return other
 
@@ -574,13 +753,15 @@ class Game:
     def parse_move(self, text: str, seat: int | None = None) -> Move:
         """The legal move (of the seat to act, or of `seat`) whose text, in short or long form and
         any case, is `text`. A seat's own named move may leave out its `@seat` (`draw`)."""
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"parse_move takes a move's text (such as 'draw' or 't3>f1'), not {_shown(text)}")
         wanted = " ".join(text.strip().lower().split())
         for move in self.legal_moves(seat):
             texts = (move.text().lower(), move.text(long=True).lower())
             if wanted in texts or (move.actor >= 0 and self.rules.moves[move.template].named_text
                                    and wanted == texts[0].replace(f"@{move.actor + 1}", "", 1)):
                 return move
-        raise IllegalMoveError(f"'{text.strip()}' is not a legal move now")
+        raise IllegalMoveError(f"'{printable(text.strip())}' is not a legal move now")
 
     # -- results and views ----------------------------------------------------------------
 
@@ -588,11 +769,13 @@ class Game:
         score = self.rules.score
         if score is None:
             return [0] * self.players
+        self.rules.meter.reset()
         return [score(self.state, {"player": p}) for p in range(self.players)]
 
     def evaluation(self, player: int) -> int:
         """How well a seat stands, for bots: the ruleset's `heuristic`, or else its score."""
         heuristic = self.rules.heuristic or self.rules.score
+        self.rules.meter.reset()
         return 0 if heuristic is None else heuristic(self.state, {"player": player})
 
     def winners(self) -> list[int] | None:
@@ -609,13 +792,20 @@ class Game:
         return [p for p, s in enumerate(scores) if s == max(scores)]
 
     def variable(self, name: str, player: int | None = None) -> Any:
-        variable = self.rules.variables[name]
+        """A variable's value; for a per-player variable, `player`'s (default: the seat to act)."""
+        variable = self.rules.variables.get(name) if isinstance(name, str) else None
+        if variable is None:
+            raise ArgumentError(unknown("variable", printable(str(name)), self.rules.variables))
+        if player is not None:
+            self._check_seat(player, "player")
         offset = (player if player is not None else self.state.current) if variable.per_player else 0
         return self.state.vars[variable.slot + offset]
 
     def label(self, player: int = 0) -> str | None:
         """The ruleset's `label` for a seat (a name for the result, such as a money bracket), if any."""
+        self._check_seat(player, "player")
         label = self.rules.label
+        self.rules.meter.reset()
         return None if label is None else str(label(self.state, {"player": player}))
 
     def persistent_values(self) -> dict[str, Any]:
@@ -631,21 +821,29 @@ class Game:
     def visible(self, card: int, pile: int, player: int | None) -> bool:
         """May `player` see which card `card` (lying on `pile`) is? `None` is a spectator, who
         sees only what every seat sees."""
-        rules = self.rules
-        visibility = rules.zones[rules.pile_zone[pile]].visibility
-        if visibility == "all":
-            return True
-        if visibility == "none":
-            return False
-        if visibility == "owner" and rules.pile_owner[pile] == player:
-            return True  # a seat sees all of its own cards; the others only those face up (revealed)
-        if visibility == "top":  # a squared pile: only its top card shows, if face up
-            cards = self.state.piles[pile]
-            return bool(cards) and cards[-1] == card and bool(self.state.up[card])
-        return bool(self.state.up[card])
+        return self.rules.sees(self.state, card, pile, player)
 
-    def view(self, player: int = 0) -> dict[str, Any]:
-        """What `player` may see: face-up cards by code, hidden cards as None, counts, variables."""
+    def seers(self, card: int, pile: int) -> frozenset[int | None]:
+        """The seats that may see `card` lying on `pile`, and None if a spectator may (then every seat may)."""
+        return frozenset(seat for seat in (None, *range(self.players)) if self.visible(card, pile, seat))
+
+    def record(self, seat: int | None, start: int = 0) -> list[str]:
+        """The texts of the moves made (from the `start`th, 0-based), as `seat` may know them (None:
+        a spectator, who knows what every seat knows): a move that names a card (`take: any`) names
+        it only to a seat that could see it before the move or right after, and else writes it `?`
+        (`h@2:?>p1`)."""
+        if seat is not None:
+            self._check_seat(seat)
+        knowers = self._knowers
+        return [move.text() if index not in knowers or seat in knowers[index] else move.concealed().text()
+                for index, move in enumerate(self.history[start:], start)]
+
+    def view(self, player: int | None = 0) -> dict[str, Any]:
+        """What `player` may see: face-up cards by code, hidden cards as None, counts, variables,
+        the record of the moves made (`record`) and its legal moves. None: a spectator's view (what
+        every seat sees; no legal moves)."""
+        if player is not None:
+            self._check_seat(player, "player")
         rules = self.rules
         codes = rules.deck.codes
         zones: dict[str, Any] = {}
@@ -667,4 +865,5 @@ class Game:
                 variables[variable.name] = self.state.vars[variable.slot]
         return {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
                 "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
-                "legal_moves": [m.text() for m in self.legal_moves(player)]}
+                "history": self.record(player),
+                "legal_moves": [m.text() for m in self.legal_moves(player)] if player is not None else []}

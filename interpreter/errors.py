@@ -24,9 +24,9 @@ class SourcePos:
     def source_line(self) -> str | None:
         if self.text is None:
             return None
-        lines = self.text.splitlines()
+        lines = self.text.split("\n")  # lines as positions count them (not at other breaks)
         if 1 <= self.line <= len(lines):
-            return lines[self.line - 1]
+            return lines[self.line - 1].rstrip("\r")
         return None
 
     def __str__(self) -> str:
@@ -73,6 +73,30 @@ class SaveError(CardrulesError):
     """The per-user store of persistent values could not be read or written."""
 
 
+class ArgumentError(CardrulesError):
+    """A library function was called with an argument it cannot take (a seat out of range, an
+    unknown variable name, a value of the wrong type)."""
+
+
+# C0 control characters but tab and newline, DEL, and C1 control characters.
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code not in (0x09, 0x0A)}
+
+
+def printable(text: str) -> str:
+    """`text` safe to print to a terminal: control characters (C0 but tab and newline, DEL, C1)
+    are written as `\\xNN` escapes, so text a player typed cannot move the cursor, recolour the
+    screen or retitle the window when it is echoed back."""
+    return text.translate(_CONTROLS)
+
+
+def first_control(text: str) -> int:
+    """The index of the first control character in `text` (those `printable` escapes), or -1."""
+    for index, char in enumerate(text):
+        if ord(char) in _CONTROLS:
+            return index
+    return -1
+
+
 def unknown(what: str, name: str, known: Iterable[str], heading: str | None = None) -> str:
     """`unknown zone 'tablaeu' (did you mean 'tableau'? zones: stock, waste, ...)`."""
     known = sorted(set(known))
@@ -82,14 +106,27 @@ def unknown(what: str, name: str, known: Iterable[str], heading: str | None = No
     return f"unknown {what} '{name}' ({hint}{listing})"
 
 
+SOURCE_WIDTH = 100  # a longer source line is shown as the part around the column
+
+
 def format_error(error: CardrulesError) -> str:
-    """Render an error as ``path:line:col: message`` with the source line and a caret."""
+    """Render an error as ``path:line:col: message`` with the source line and a caret. Control
+    characters are escaped (a file's text cannot drive the terminal) and a long line is cut to
+    the part around the column."""
     if error.pos is None:
-        return f"error: {error.message}"
-    lines = [f"{error.pos}: {error.message}"]
+        return printable(f"error: {error.message}")
+    lines = [printable(f"{error.pos}: {error.message}")]
     source = error.pos.source_line()
     if source is not None:
         expanded = source.expandtabs(1)
-        lines.append("    " + expanded)
-        lines.append("    " + " " * max(error.pos.col - 1, 0) + "^")
+        caret = max(error.pos.col - 1, 0)
+        if len(expanded) > SOURCE_WIDTH:
+            start = max(0, min(caret - SOURCE_WIDTH // 2, len(expanded) - SOURCE_WIDTH))
+            cut = expanded[start:start + SOURCE_WIDTH]
+            expanded = ("..." if start else "") + cut + ("..." if start + SOURCE_WIDTH < len(expanded) else "")
+            caret = caret - start + (3 if start else 0)
+        shown = printable(expanded)
+        caret += len(printable(expanded[:caret])) - len(expanded[:caret])  # escapes widen the line
+        lines.append("    " + shown)
+        lines.append("    " + " " * caret + "^")
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from rich.text import Text
 from . import render, store
 from .bots import BOT_KINDS, Bot, BotParameterError, GreedyBot, bot_params, make_bot
 from .engine import Game, Move
-from .errors import CardrulesError, IllegalMoveError
+from .errors import CardrulesError, IllegalMoveError, printable
 from .ruleset import Ruleset
 from .scheduler import DEFAULT_SPEED, Agent, Record, Scheduler, simulate
 
@@ -50,6 +50,11 @@ HELP = """Commands:
   quit            stop the game"""
 
 RECALL = 30  # at most this many moves since a seat last looked are recalled at a hand-over
+
+
+def _is_number(word: str) -> bool:
+    """Is `word` a number typed as a move's or a seat's number (ASCII digits, not too long to read)?"""
+    return word.isascii() and word.isdigit() and len(word) <= 18
 
 
 class ScriptError(CardrulesError):
@@ -108,8 +113,8 @@ class Session:
             if word in ("quit", "q", "exit"):
                 return None
             if word in ("help", "?"):
-                self.console.print(HELP)
-                self.console.print(f"\nMoves of {game.rules.title}:")
+                self.console.print(Text(HELP))
+                self.console.print(Text(f"\nMoves of {game.rules.title}:"))
                 self.console.print(render.render_rules_help(game))
                 continue
             if word == "show":
@@ -128,7 +133,7 @@ class Session:
                 shown = False
                 continue
             try:
-                if word.isdigit():
+                if _is_number(word):
                     index = int(word)
                     if not 1 <= index <= len(moves):
                         raise IllegalMoveError(f"there is no move {index} (1-{len(moves)})")
@@ -215,7 +220,7 @@ class Session:
 
     def _complain(self, message: str) -> None:
         if self.interactive:
-            self.console.print(f"[red]{message}[/red]")
+            self.console.print(Text(printable(message), style="red"))
         else:
             raise ScriptError(f"<stdin>:{self.line_no}: {message}")
 
@@ -312,7 +317,7 @@ class SeatSpec:
 def parse_seat(key: str, text: str, players: int) -> tuple[int, SeatSpec]:
     """`--seat KEY=TEXT`: the seat (0-based) and its kind with parameters, `KIND[:NAME=VALUE,...]`."""
     key = key.strip()
-    if not key.isdigit() or not 1 <= int(key) <= players:
+    if not _is_number(key) or not 1 <= int(key) <= players:
         raise SeatError(f"seat {key!r}: seats are 1-{players}")
     seat = int(key) - 1
     where = f"seat {seat + 1}"
@@ -638,7 +643,7 @@ class RealtimeSession:
     def _parse(self, word: str) -> Move:
         """A move of the human's: by number in the list last shown, or by text, as the table was when
         last seen (a move possible since then is taken too)."""
-        if word.isdigit():
+        if _is_number(word):
             index = int(word)
             if not self._shown:
                 raise IllegalMoveError(f"there is no move {index}: you had no move")
@@ -661,7 +666,7 @@ class RealtimeSession:
         why = f"seat {first + 1} got there first" if first is not None else "that move is no longer possible"
         text = Text(f"too late: {why}", style="bold yellow")
         self._note(record, piles, text)
-        self.message = [text.copy().append(f" ({record.move})", style="dim")]
+        self.message = [text.copy().append(f" ({record.text_for(self.human)})", style="dim")]
 
     def _first_there(self, move: Move) -> int | None:
         """The seat whose move, since the human last looked, made `move` impossible."""
@@ -697,7 +702,7 @@ class RealtimeSession:
             move = game.history[-1]
             entry.append_text(render.describe_played(game, move, render.moved_card(game, move, piles), self.human))
         else:
-            entry.append(record.move, style="cyan")
+            entry.append(record.text_for(self.human), style="cyan")
             entry.append("  ")
             entry.append_text(refused if refused is not None else Text("too late: refused", style="yellow"))
         self.log.append((record.seat, entry))
@@ -825,14 +830,25 @@ def timed_summary(game: Game, seed: int | None, seat_kinds: dict[int, str], sche
     data = summary(game, seed, seat_kinds)
     data["simulated_seconds" if simulated else "seconds"] = round(scheduler.now, 3)
     data["refused"] = scheduler.refused
-    data["refused_moves"] = [{"time": round(r.time, 3), "seat": r.seat + 1, "move": r.move}
+    viewer = _record_viewer(game, seat_kinds)
+    data["refused_moves"] = [{"time": round(r.time, 3), "seat": r.seat + 1,
+                              "move": r.move if viewer is False else r.text_for(viewer)}
                              for r in scheduler.records if not r.landed]
     data["speeds"] = {str(s + 1): speed for s, speed in sorted(speeds.items())}
     return data
 
 
+def _record_viewer(game: Game, seat_kinds: dict[int, str]) -> int | None | bool:
+    """Whom the record of moves in a summary is written for: the one human seat; a spectator when
+    several humans share the terminal; False (every card named) when bots play alone."""
+    humans = [s for s in range(game.players) if seat_kinds.get(s, "human") == "human"]
+    return humans[0] if len(humans) == 1 else None if humans else False
+
+
 def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[str, Any]:
-    """The JSON summary of a finished (or abandoned) game."""
+    """The JSON summary of a finished (or abandoned) game. Its moves are written as the one human
+    seat may know them (`Game.record`), as a spectator may with several humans, in full for bots alone."""
+    viewer = _record_viewer(game, seat_kinds)
     scores = game.scores()
     winners = game.winners()
     return {
@@ -842,7 +858,7 @@ def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[st
         "options": game.rules.option_values,
         "players": game.players,
         "seats": {str(s + 1): seat_kinds.get(s, "human") for s in range(game.players)},
-        "moves": [str(m) for m in game.history],
+        "moves": [str(m) for m in game.history] if viewer is False else game.record(viewer),
         "move_count": len(game.history),
         "scores": scores,
         "outcome": game.outcome,
@@ -855,9 +871,8 @@ def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[st
 
 
 def save_persistent(game: Game) -> None:
-    values = game.persistent_values()
-    if values:
-        store.save(game.rules.name, values)
+    """Apply the game's change to its `persist` values to the store (other games' changes are kept)."""
+    store.save(game.rules.name, game.persisted_start, game.persistent_values())
 
 
 __all__ = ["HELP", "REALTIME_HELP", "RealtimeSession", "ScriptError", "SeatError", "SeatSpec", "Session",

@@ -10,13 +10,17 @@ seat may see (no seat's own hidden cards), for tables drawn to no one seat in pa
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from rich.console import Group
+from rich.errors import StyleSyntaxError
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 from .engine import Game, Move
+from .movegen import BLIND
 
 EMPTY = "[  ]"
 
@@ -25,7 +29,16 @@ def card_text(game: Game, card: int | None) -> Text:
     deck = game.rules.deck
     if card is None:
         return Text(deck.back, style="blue")
-    return Text(deck.faces[card], style=deck.styles[card] or "")
+    return Text(deck.faces[card], style=_card_style(deck.styles[card]))
+
+
+@lru_cache(maxsize=256)
+def _card_style(name: str) -> Style:
+    """A deck's style for a card face, without links; one rich cannot read is left out."""
+    try:
+        return Style.parse(name).clear_meta_and_links() if name else Style()
+    except StyleSyntaxError:
+        return Style()
 
 
 def _visible(game: Game, pile: int, card: int, player: int | None) -> int | None:
@@ -150,6 +163,7 @@ def status_line(game: Game, player: int | None = 0) -> Text:
     if player is None:
         player = game.current_player
     env = {"player": player}
+    rules.meter.reset()  # the `show` conditions' steps (limits.MAX_STEPS)
     for variable in rules.variables.values():
         if variable.label == variable.name.replace("_", " ") and variable.show is None:
             continue  # unlabelled bookkeeping variables stay hidden
@@ -179,29 +193,43 @@ def moved_card(game: Game, move: Move, piles: list[list[int]] | None = None) -> 
     template = game.rules.moves[move.template]
     if move.src >= 0 and move.count and template.take != "all" and not template.named_text:
         pile = (game.state.piles if piles is None else piles)[move.src]
+        if move.pick == BLIND:
+            return None  # a card the seat takes blind: it does not know which
         return move.pick if move.pick is not None else pile[len(pile) - move.count]
     return None
 
 
 def describe_move(game: Game, move: Move) -> Text:
     """`t3>f1  A♥` — a legal move's text, then the card it moves as the seat to play sees it."""
-    return _with_card(game, move, moved_card(game, move),
+    return _with_card(game, move, move.text(), moved_card(game, move),
                       lambda card: _visible(game, move.src, card, game.current_player))
 
 
+def record_text(game: Game, move: Move, player: int | None) -> str:
+    """The text of a move made (the last time it was made) as `player` (None: a spectator) may know
+    it (`Game.record`): a card it names that `player` could not see is written `?`."""
+    history = game.history
+    for index in range(len(history) - 1, -1, -1):
+        if history[index] is move:
+            return game.record(player, index)[0]
+    return move.concealed().text() if move.pick is not None else move.text()
+
+
 def describe_played(game: Game, move: Move, card: int | None, player: int | None) -> Text:
-    """A move just applied, for the record: its text, then its card (`moved_card`, asked before the
-    move) as `player` (None: a spectator) sees it where it lies now; a back if it went out of sight."""
+    """A move just applied, for the record: its text as `player` (None: a spectator) may know it,
+    then its card (`moved_card`, asked before the move) as `player` sees it where it lies now; a
+    back if it went out of sight."""
     def seen(card: int) -> int | None:
         for pile, cards in enumerate(game.state.piles):
             if card in cards:
                 return _visible(game, pile, card, player)
         return None
-    return _with_card(game, move, card, seen)
+    return _with_card(game, move, record_text(game, move, player), card, seen)
 
 
-def _with_card(game: Game, move: Move, card: int | None, shown: Callable[[int], int | None]) -> Text:
-    text = Text(move.text(), style="bold cyan")
+def _with_card(game: Game, move: Move, move_text: str, card: int | None,
+               shown: Callable[[int], int | None]) -> Text:
+    text = Text(move_text, style="bold cyan")
     if card is not None:
         text.append("  ")
         text.append_text(card_text(game, shown(card)))
@@ -219,7 +247,7 @@ def forced_text(game: Game) -> Text | None:
     move = game.history[-1]
     template = game.rules.moves[move.template]
     text = Text(f"Seat {forcer + 1} played ", style="bold yellow")
-    text.append(f"'{move.text()}'", style="bold cyan")
+    text.append(f"'{game.record(game.current_player, len(game.history) - 1)[0]}'", style="bold cyan")
     if template.help:
         text.append(f": {template.help}")
     phase = f" (phase {game.phase})" if game.phase is not None else ""
@@ -232,8 +260,8 @@ def render_rules_help(game: Game) -> Table:
     table = Table(box=None, show_header=False, padding=(0, 1))
     table.add_column(style="bold cyan")
     table.add_column()
-    for template in game.rules.moves:
-        table.add_row(template.name, template.help)
+    for template in game.rules.moves:  # Text: ruleset text is printed as it is, never as markup
+        table.add_row(Text(template.name), Text(template.help))
     return table
 
 

@@ -34,12 +34,20 @@ class Agent(Protocol):
 
 @dataclass
 class Record:
-    """One action as it happened: when, which seat, the move, and whether it landed."""
+    """One action as it happened: when, which seat, the move, and whether it landed.
+
+    `move` is the move's full text, which may name a card some seats cannot see (`take: any`);
+    show a seat `text_for(seat)` instead."""
 
     time: float
     seat: int
     move: str
     landed: bool
+    texts: dict[int | None, str] | None = None  # for a move that names a card: its text for each seat
+
+    def text_for(self, viewer: int | None) -> str:
+        """The move's text as `viewer` (None: a spectator) may know it (`Game.record`)."""
+        return self.move if self.texts is None else self.texts.get(viewer, self.texts[None])
 
 
 @dataclass
@@ -108,7 +116,7 @@ class Scheduler:
             landed = True
         except IllegalMoveError:  # another seat got there first: the card stays where it was
             landed = False
-        record = Record(self.now, seat, move.text(), landed)
+        record = Record(self.now, seat, move.text(), landed, _texts(game, seat, move, landed))
         self.records.append(record)
         return record
 
@@ -125,6 +133,24 @@ class Scheduler:
     @property
     def refused(self) -> int:
         return sum(1 for r in self.records if not r.landed)
+
+
+def _texts(game: Game, seat: int, move: Move, landed: bool) -> dict[int | None, str] | None:
+    """For a move that names a card: its text for each seat and a spectator. A landed move's as the
+    game's record has it; a refused move's names the card to the seat that chose it and to those
+    who see it where it lies."""
+    if move.pick is None:
+        return None
+    viewers: list[int | None] = [None, *range(game.players)]
+    if landed:
+        index = len(game.history) - 1
+        return {viewer: game.record(viewer, index)[0] for viewer in viewers}
+    seers: frozenset[int | None] = frozenset({seat})
+    for pile, cards in enumerate(game.state.piles):
+        if move.pick in cards:
+            seers |= game.seers(move.pick, pile)
+    full, concealed = move.text(), move.concealed().text()
+    return {viewer: full if viewer in seers else concealed for viewer in viewers}
 
 
 def simulate(game: Game, agents: dict[int, Agent], seed: int = 0, speeds: dict[int, float] | None = None,

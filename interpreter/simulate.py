@@ -7,8 +7,8 @@ for games of several seats how often the lead changes hands and how often the wi
 behind (was not among the leaders at the middle move of the game).
 
 Game k (0-based) is dealt from seed `seed + k`, and its bots are seeded as `cardrules play`
-seeds them (game seed * 1000 + seat; the clock of a game where every seat plays at once is
-seeded with the game seed), so any game of a run can be replayed alone with
+seeds them (`bots.seat_seed(game seed, seat)`; the clock of a game where every seat plays at once
+is seeded with the game seed), so any game of a run can be replayed alone with
 `cardrules play RULESET --seed S --seat ...`. Values kept between games (`persist`) are not
 read nor saved: every game starts from the ruleset's initial values.
 
@@ -41,9 +41,9 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.table import Table
 from rich.text import Text
 
-from .bots import Bot, make_bot
+from .bots import Bot, make_bot, seat_seed
 from .engine import Game, Move
-from .errors import CardrulesError, SetupError, format_error
+from .errors import CardrulesError, SetupError, format_error, printable
 from .play import SeatError, SeatSpec, check_seats, parse_seat
 from .ruleset import Ruleset, find_ruleset, load_ruleset
 from .scheduler import Scheduler
@@ -81,6 +81,7 @@ class Plan:
     option_values: dict[str, Any] = field(default_factory=dict)
     simultaneous: bool = False
     stamp: str = ""                            # the ruleset file's version: a worker's cached copy must match
+    search_path: tuple[str, ...] = ()          # more folders the ruleset may read (`--path`)
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -138,14 +139,15 @@ def _stamp(ruleset: str) -> str:
 
 
 def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
-            options: Iterable[str] = (), seed: int = DEFAULT_SEED) -> Plan:
+            options: Iterable[str] = (), seed: int = DEFAULT_SEED, search_path: Iterable[str] = ()) -> Plan:
     """Check a run's arguments and load the ruleset once: `seats` as `SEAT=KIND[:NAME=VALUE,...]`,
     `options` as `NAME=VALUE`. Raises `SimulateError` for a bad argument, or the ruleset's own error."""
     if games < 1:
         raise SimulateError(f"the number of games must be at least 1, not {games}")
     option_pairs = tuple(_pairs(options, "--option NAME"))
     seat_pairs = _pairs(seats, "--seat SEAT")
-    rules = load_ruleset(ruleset, dict(option_pairs))
+    folders = tuple(str(Path(p).expanduser().resolve()) for p in search_path)
+    rules = load_ruleset(ruleset, dict(option_pairs), folders)
     try:
         count = rules.new_game(seed=seed, players=players).players  # checks the number of players
     except SetupError as exc:
@@ -165,7 +167,7 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
     except SeatError as exc:
         raise SimulateError(str(exc)) from None
     plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
-                rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset))
+                rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders)
     _COMPILED[_cache_key(plan)] = rules  # games played in this process use this copy
     return plan
 
@@ -201,7 +203,7 @@ def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
     seed = plan.game_seed(index)
     game = rules.new_game(seed=seed, players=plan.players)
     tally = [0, 0, 0]
-    bots = {s: _Counted(make_bot(spec.kind, seed * 1000 + s, **spec.bot_params), tally)
+    bots = {s: _Counted(make_bot(spec.kind, seat_seed(seed, s), **spec.bot_params), tally)
             for s, spec in enumerate(plan.seats)}
     several = game.players > 1
     leaders: list[tuple[int, ...]] = [_leaders(game)] if several else []
@@ -252,11 +254,11 @@ def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
 
 # -- workers: each compiles the ruleset once ------------------------------------------------
 
-_COMPILED: dict[tuple[str, tuple[tuple[str, str], ...], str], Ruleset] = {}
+_COMPILED: dict[tuple[str, tuple[tuple[str, str], ...], str, tuple[str, ...]], Ruleset] = {}
 
 
-def _cache_key(plan: Plan) -> tuple[str, tuple[tuple[str, str], ...], str]:
-    return plan.ruleset, plan.options, plan.stamp
+def _cache_key(plan: Plan) -> tuple[str, tuple[tuple[str, str], ...], str, tuple[str, ...]]:
+    return plan.ruleset, plan.options, plan.stamp, plan.search_path
 
 
 def compiled(plan: Plan) -> Ruleset:
@@ -265,7 +267,7 @@ def compiled(plan: Plan) -> Ruleset:
     key = _cache_key(plan)
     rules = _COMPILED.get(key)
     if rules is None:
-        rules = _COMPILED[key] = load_ruleset(plan.ruleset, dict(plan.options))
+        rules = _COMPILED[key] = load_ruleset(plan.ruleset, dict(plan.options), plan.search_path)
     return rules
 
 
@@ -574,7 +576,7 @@ def render_summary(summary: dict[str, Any]) -> list[Any]:
                          overflow="fold" if name == "kind" else "ellipsis", min_width=6 if name == "kind" else None)
     for wins, scores in zip(summary["wins"], summary["scores"]):
         seat = str(wins["seat"])
-        seats.add_row(seat, summary["seats"][seat], f"{wins['share']:.1%}",
+        seats.add_row(seat, Text(summary["seats"][seat]), f"{wins['share']:.1%}",
                       f"{wins['low'] * 100:.1f}-{wins['high']:.1%}", f"{scores['mean']:.1f}", f"{scores['std']:.1f}",
                       " / ".join(_num(scores[k]) for k in ("q1", "median", "q3")))
     parts.append(seats)
@@ -611,7 +613,7 @@ def render_summary(summary: dict[str, Any]) -> list[Any]:
     endings.add_column("games", justify="right")
     endings.add_column("share", justify="right")
     for ending in summary["endings"]:
-        endings.add_row(ending["outcome"], ending["reason"], str(ending["games"]),
+        endings.add_row(Text(ending["outcome"]), Text(ending["reason"]), str(ending["games"]),
                         f"{ending['games'] / summary['games']:.1%}")
     parts.append(endings)
     return parts
@@ -645,21 +647,22 @@ class Run:
 
 def simulate_games(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
                    options: Iterable[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1, backend: str = "local",
-                   address: str | None = None, progress: Console | None = None) -> Run:
+                   address: str | None = None, progress: Console | None = None,
+                   search_path: Iterable[str] = ()) -> Run:
     """Check the arguments, play the games (with a progress bar on `progress`, if given) and
     summarize them."""
     _check_backend(backend, jobs)
     if address is not None and backend != "ray":
         raise SimulateError("--address names a Ray cluster: give it with --backend ray")
-    plan = prepare(ruleset, games, players, seats, options, seed)
+    plan = prepare(ruleset, games, players, seats, options, seed, search_path)
     if backend == "ray":
         import_ray()
     start = time.perf_counter()
     if progress is None:
         records = run_games(plan, jobs, backend, address)
     else:
-        columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _GamesPerSecond(),
-                   TimeElapsedColumn(), TimeRemainingColumn())
+        columns = (TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
+                   _GamesPerSecond(), TimeElapsedColumn(), TimeRemainingColumn())
         with Progress(*columns, console=progress, transient=True) as bar:
             task = bar.add_task(f"{plan.name}", total=games)
             records = run_games(plan, jobs, backend, address, lambda n: bar.advance(task, n))
@@ -671,7 +674,8 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
                      option: Sequence[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1, backend: str = "local",
                      address: str | None = None, out: Path | None = None, csv_file: Path | None = None,
                      plots: Path | None = None, console: Console | None = None,
-                     err_console: Console | None = None, show_progress: bool = True) -> int:
+                     err_console: Console | None = None, show_progress: bool = True,
+                     search_path: Sequence[str] = ()) -> int:
     """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
     The progress bar and errors go to `err_console` (standard error). Returns the exit code: 0, 1
     for an error of the ruleset, a game or a file, 2 for a bad argument."""
@@ -681,7 +685,7 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
         if plots is not None:
             check_plots()
         run = simulate_games(ruleset, games, players, seat, option, seed, jobs, backend, address,
-                             err_console if show_progress else None)
+                             err_console if show_progress else None, search_path)
         for part in render_summary(run.summary):
             console.print(part)
             console.print()
@@ -700,10 +704,10 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
         if written:
             console.print(Text("wrote " + ", ".join(str(p) for p in written), style="dim"))
     except SimulateError as error:
-        err_console.print(Text(f"error: {error.message}"), soft_wrap=True)
+        err_console.print(Text(printable(f"error: {error.message}")), soft_wrap=True)
         return 2
     except CardrulesError as error:
-        err_console.print(Text(format_error(error)), soft_wrap=True)
+        err_console.print(Text(printable(format_error(error))), soft_wrap=True)
         return 1
     except OSError as error:
         err_console.print(Text(f"error: cannot write {error.filename or 'a file'}: {error.strerror or error}"),

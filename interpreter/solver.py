@@ -57,11 +57,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from .compiler import names_in
 from .engine import Game, Move
-from .errors import CardrulesError, format_error
+from .errors import CardrulesError, DealError, format_error, printable
 from .ruleset import Ruleset, load_ruleset
+from .source import read_bounded
 
 # The search's own game never ends `limit`: repeated positions are pruned instead.
 SEARCH_MAX_MOVES = 10 ** 12
@@ -282,7 +284,8 @@ def analyse(rules: Ruleset) -> Analysis:
     kept = set(relevant) if relevant is not None else all_slots
     free = objective - kept
     accumulating = False
-    single = re.fullmatch(r"def \w+\(S, env\):\n    V = S\.vars\n    return V\[(\d+)\]\n\s*", score_source)
+    single = re.fullmatch(r"def \w+\(S, env\):\n    V = S\.vars\n    return (?:want_int\()?V\[(\d+)\]\)?\n\s*",
+                          score_source)  # the score is one variable (checked to fit 64 bits)
     if single and {int(single.group(1))} == free:
         slot = int(single.group(1))
         end_written = slot in end_walker.sets or slot in end_walker.adds
@@ -816,8 +819,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(ruleset: str, options: dict[str, Any]) -> None:
-    _WORKER["rules"] = load_ruleset(ruleset, options)
+def _worker_init(ruleset: str, options: dict[str, Any], search_path: tuple[str, ...] = ()) -> None:
+    _WORKER["rules"] = load_ruleset(ruleset, options, search_path)
 
 
 def _worker_solve(job: tuple[int, bool, float | None, int]) -> dict[str, Any]:
@@ -835,10 +838,11 @@ def _worker_solve(job: tuple[int, bool, float | None, int]) -> dict[str, Any]:
 def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: bool = False,
                  timeout: float | None = DEFAULT_TIMEOUT, jobs: int = 1, first_seed: int = 1,
                  max_positions: int = DEFAULT_MAX_POSITIONS,
-                 progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                 progress: Callable[[dict[str, Any]], None] | None = None,
+                 search_path: tuple[str, ...] = ()) -> dict[str, Any]:
     """Solve seeds first_seed..first_seed+count-1 (in `jobs` processes, each compiling the ruleset
     once) and sum up: the solvable share with its 95% Wilson interval, unknowns, time per deal."""
-    rules = load_ruleset(ruleset, options)
+    rules = load_ruleset(ruleset, options, search_path)
     check_solvable_ruleset(rules)
     check_visibility(new_search_game(rules, seed=first_seed), thoughtful)
     seeds = range(first_seed, first_seed + count)
@@ -853,7 +857,7 @@ def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: 
                 progress(results[-1])
     else:
         with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init,
-                                 initargs=(ruleset, dict(rules.option_values))) as pool:
+                                 initargs=(ruleset, dict(rules.option_values), search_path)) as pool:
             for result in pool.map(_worker_solve, work):
                 results.append(result)
                 if progress:
@@ -924,7 +928,8 @@ def _percent(x: float) -> str:
 
 def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Sequence[str], thoughtful: bool,
                   timeout: float | None, sample: int | None, jobs: int, as_json: bool, console: Console,
-                  err_console: Console | None = None, max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
+                  err_console: Console | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
+                  search_path: Sequence[str] = ()) -> int:
     """`cardrules solve`: solve one deal (--seed or --deal) or a sample of seeds. Returns the exit
     code: 0 when the search answered (whatever the answer), 1 for an error or a refusal. A
     timeout of None or infinity sets no time limit (the bound on positions kept still holds)."""
@@ -944,23 +949,21 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
         if max_positions < 1:
             raise SolveError("--max-positions needs a number of positions, 1 or more")
         chosen = _option_pairs(options)
-        rules = load_ruleset(ruleset, chosen)
+        folders = tuple(str(Path(p).expanduser().resolve()) for p in search_path)
+        rules = load_ruleset(ruleset, chosen, folders)
         check_solvable_ruleset(rules)
         if sample is not None:
             return _sample_command(ruleset, rules, sample, thoughtful, timeout, max(1, jobs), as_json, console,
-                                   max_positions)
+                                   max_positions, folders)
         deal_text: list[str] | None = None
         if deal is not None:
-            try:
-                text = deal.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise SolveError(f"cannot read the deal file: {exc}") from None
+            text = read_bounded(deal, str(deal), DealError)
             order = rules.deck.parse_order(text, str(deal), cards=rules.deck_cards.get(1))
             deal_text = [rules.deck.codes[c] for c in order]
         result = solve(rules, seed=seed, deal=deal_text, thoughtful=thoughtful, timeout=timeout,
                        max_positions=max_positions)
     except CardrulesError as error:
-        errors.print(format_error(error), markup=False, highlight=False)
+        errors.print(Text(printable(format_error(error))), highlight=False)
         return 1
     if result.answer == SOLVABLE:  # the moves must win as `cardrules play` plays them
         check = replay(rules, result.moves, seed=seed, deal=deal_text)
@@ -973,33 +976,37 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
         console.print(json.dumps(data, indent=2), markup=False, highlight=False, soft_wrap=True)
         return 0
     stats = f"{result.nodes:,} positions, {result.seconds:.2f} s"
+    # Text, not markup: a reason may quote the ruleset (its end reasons), printed as it is.
     if result.goal == "win":
         if result.answer == SOLVABLE:
-            console.print(f"[bold green]solvable[/] in {len(result.moves)} moves ({stats})")
+            console.print(Text.assemble(("solvable", "bold green"), f" in {len(result.moves)} moves ({stats})"))
         elif result.answer == UNSOLVABLE:
-            console.print(f"[bold red]unsolvable[/]: no reachable position wins ({stats}, all searched)")
+            console.print(Text.assemble(("unsolvable", "bold red"), f": no reachable position wins ({stats}, "
+                                        "all searched)"))
         else:
-            console.print(f"[bold yellow]unknown[/]: {result.reason} before an answer ({stats})")
+            console.print(Text.assemble(("unknown", "bold yellow"), f": {result.reason} before an answer ({stats})"))
     else:
         if result.score is None:
             what = "no game end is reachable" if result.answer == UNSOLVABLE else f"{result.reason}, no end reached"
-            console.print(f"[bold yellow]{result.answer}[/]: {what} ({stats})")
+            console.print(Text.assemble((result.answer, "bold yellow"), f": {what} ({stats})"))
         else:
             how = "optimal: every reachable position searched" if result.answer == OPTIMAL \
                 else f"best found: {result.reason}"
-            console.print(f"best score [bold]{result.score}[/] in {len(result.moves)} moves ({how}; {stats})")
+            console.print(Text.assemble("best score ", (str(result.score), "bold"),
+                                        f" in {len(result.moves)} moves ({how}; {stats})"))
     if result.moves:
         console.print(" ".join(result.moves), markup=False, highlight=False, soft_wrap=True)
         console.print("replay: printf '%s\\n' " + " ".join(shlex.quote(m) for m in result.moves)
                       + " | " + _replay_hint(rules, ruleset, seed, deal),
                       markup=False, highlight=False, soft_wrap=True, style="dim")
     if result.reason and result.answer == SOLVABLE:
-        console.print(f"warning: {result.reason}", markup=False, highlight=False)
+        console.print(Text(f"warning: {result.reason}"), highlight=False)
     return 0
 
 
 def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, timeout: float | None,
-                    jobs: int, as_json: bool, console: Console, max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
+                    jobs: int, as_json: bool, console: Console, max_positions: int = DEFAULT_MAX_POSITIONS,
+                    search_path: tuple[str, ...] = ()) -> int:
     done: list[dict[str, Any]] = []
 
     def progress(result: dict[str, Any]) -> None:
@@ -1012,10 +1019,10 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
     if status is not None:
         with status:
             summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs,
-                                   max_positions=max_positions, progress=progress)
+                                   max_positions=max_positions, progress=progress, search_path=search_path)
     else:
         summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs,
-                               max_positions=max_positions)
+                               max_positions=max_positions, search_path=search_path)
     if as_json:
         console.print(json.dumps(summary, indent=2), markup=False, highlight=False, soft_wrap=True)
         return 0
@@ -1023,7 +1030,7 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
     head = [rules.title, f"seeds 1-{n}"] + [f"{k}={_option_text(v)}" for k, v in rules.option_values.items()]
     head.append(f"timeout {timeout:g} s" if timeout is not None else "no timeout")
     head.append(f"{jobs} job{'s' if jobs > 1 else ''}" + (", thoughtful" if thoughtful else ""))
-    console.print("  ".join(head), markup=False, highlight=False)
+    console.print(Text("  ".join(head)), highlight=False)
     if summary["goal"] == "win":
         low, high = summary["interval"]
         answers = summary["answers"]

@@ -16,7 +16,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import Game, Move, load_ruleset
-from cardrules.bots import make_bot
+from cardrules.bots import make_bot, seat_seed
 from cardrules.cli import app
 from cardrules.play import (CLEAR, RealtimeSession, ScriptError, SeatError, SeatSpec, TerminalInput, TimedLines,
                             check_seats, parse_seat)
@@ -185,7 +185,7 @@ def test_scripted_human_moves_land_at_one_a_second_between_the_bots() -> None:
 
     # The same game through the scheduler: bots to time N, then the human's line N.
     game = load_ruleset("nerts").new_game(seed=3)
-    scheduler = Scheduler(game, {1: make_bot("greedy", 3 * 1000 + 1)}, 3, {1: 2.0})
+    scheduler = Scheduler(game, {1: make_bot("greedy", seat_seed(3, 1))}, 3, {1: 2.0})
     seen = game.clone()
     for n, line in enumerate(script.splitlines(), 1):
         scheduler.run(until=n)

@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot
+from cardrules.bots import make_bot, seat_seed
 from cardrules.scheduler import simulate
 from cardrules.simulate import batches, prepare, run_games, simulate_command, simulate_games, summarize, wilson
 
@@ -45,7 +45,7 @@ def direct_game(name: str, seed: int, kinds: dict[int, str], players: int | None
     made each move."""
     rules = load_ruleset(name)
     game = rules.new_game(seed=seed, players=players)
-    bots = {s: make_bot(kinds.get(s, "random"), seed * 1000 + s) for s in range(game.players)}
+    bots = {s: make_bot(kinds.get(s, "random"), seat_seed(seed, s)) for s in range(game.players)}
     if rules.simultaneous:
         simulate(game, dict(bots), seed, speeds or {s: 1.0 for s in bots})
         return game, [m.actor for m in game.history]

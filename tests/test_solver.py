@@ -131,7 +131,7 @@ def test_games_for_several_seats_are_refused() -> None:
     ({"sample": 0}, "1 or more"),
     ({"seed": 1, "options": ("draw",)}, "NAME=VALUE"),
     ({"seed": 1, "options": ("draw=2",)}, "option 'draw' cannot be"),
-    ({"deal": Path("no-such.deal")}, "cannot read the deal file"),
+    ({"deal": Path("no-such.deal")}, "file not found: no-such.deal"),
 ])
 def test_bad_arguments_are_errors(kwargs: dict[str, Any], message: str) -> None:
     code, out, err = command(ruleset="klondike", thoughtful=True, **kwargs)

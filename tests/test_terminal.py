@@ -1,0 +1,166 @@
+"""The terminal is never hijacked, and no command ends in a traceback.
+
+- Text from a ruleset (title, pile labels, variable labels, help, reasons, labels) that looks like
+  Rich markup or an emoji code is printed as it is (`tests/fixtures/markup.yaml`).
+- Text a player typed that is echoed back (an illegal move, a bad `--seat` or `--option` value)
+  has its control characters escaped (`errors.printable`).
+- `main()` turns an unexpected exception into one line on standard error and exit status 2 (the
+  traceback with `--debug`); Ctrl-C exits 130 without a traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cardrules import load_ruleset
+from cardrules import cli
+from cardrules.errors import printable
+from cardrules.play import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+MARKUP = str(ROOT / "tests" / "fixtures" / "markup.yaml")
+runner = CliRunner()
+LITERAL = ["Odd [/nope] [bold]title [link=x]here :smile:", "r[/nope]", "r[bold]", "r[link=x]",
+           "[bold]Points[/nope]: 0", "End it [/nope] now [bold]please [link=x]here",
+           "Game over: won ([/nope] the reason [bold]x [link=x]y)", "[/nope] the label [bold]"]
+
+
+def run(*args: str, input: str | None = None) -> Any:  # noqa: A002 - mirrors CliRunner
+    return runner.invoke(cli.app, list(args), input=input, env={"COLUMNS": "200"})
+
+
+# -- ruleset text that looks like markup -------------------------------------------------------
+
+def test_play_prints_ruleset_texts_as_they_are() -> None:
+    result = run("play", MARKUP, "--seed", "1", input="help\nstop\n")
+    assert result.exit_code == 0, (result.output, result.exception)
+    for text in LITERAL:
+        assert text in result.stdout, text
+    assert "\x1b" not in result.stdout and "😄" not in result.stdout
+
+
+def test_simulate_and_solve_print_ruleset_texts_as_they_are() -> None:
+    simulated = run("simulate", MARKUP, "-n", "2")
+    assert simulated.exit_code == 0, (simulated.output, simulated.exception)
+    assert LITERAL[0] in simulated.stdout and "[/nope] the reason [bold]x [link=x]y" in simulated.stdout
+    sample = run("solve", MARKUP, "--sample", "2", "--thoughtful")
+    assert sample.exit_code == 0, (sample.output, sample.exception)
+    assert sample.stdout.startswith(LITERAL[0])
+    one = run("solve", MARKUP, "--seed", "2", "--thoughtful")
+    assert one.exit_code == 0 and one.stdout.startswith("solvable in 1 moves")
+
+
+# -- control characters a player typed ---------------------------------------------------------
+
+def test_printable_escapes_control_characters_but_newline_and_tab() -> None:
+    assert printable("a\x1b[31mb\x07\r\x00\x7f\x9b\u0085c") == "a\\x1b[31mb\\x07\\x0d\\x00\\x7f\\x9b\\x85c"
+    assert printable("line\n\tindented ♥ é [bold]") == "line\n\tindented ♥ é [bold]"
+
+
+def test_an_illegal_scripted_move_is_echoed_with_its_control_characters_escaped() -> None:
+    result = run("play", "klondike", "--seed", "5", input="t1>\x1b]0;pwned\x07\x1b[2J\n")
+    assert result.exit_code == 1
+    assert "'t1>\\x1b]0;pwned\\x07\\x1b[2j' is not a legal move now" in result.stderr  # input is read lowercased
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+
+def test_an_illegal_move_typed_at_the_terminal_is_echoed_escaped() -> None:
+    game = load_ruleset("klondike").new_game(seed=5)
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    Session(game, {0: None}, console, True, input=io.StringIO("\x1b[2Jt9\x9b>f1\nquit\n")).run()
+    text = out.getvalue()
+    assert "'\\x1b[2jt9\\x9b>f1' is not a legal move now" in text
+    assert "\x1b" not in text and "\x9b" not in text
+
+
+@pytest.mark.parametrize("args", [("--seat", "2=\x1b[2Jgreedy"), ("--seat", "2=greedy:speed=\x1b]0;x\x07"),
+                                  ("--seat", "\x1b[2J=greedy"), ("-o", "copies=\x1b[2J"), ("-o", "\x1b[2J=3")])
+def test_a_bad_seat_or_option_value_is_echoed_escaped(args: tuple[str, str]) -> None:
+    result = run("play", "ten-bucks", "--players", "2", *args, input="quit\n")
+    assert result.exit_code in (1, 2), result.output
+    assert "\\x1b" in result.stderr and "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+
+# -- unexpected errors: one line, status 2; --debug: the traceback -----------------------------
+
+def main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """Run `cardrules.cli.main` with `argv`: its exit status and standard error."""
+    monkeypatch.setattr(sys, "argv", ["cardrules", *argv])
+    monkeypatch.setattr(cli, "_debug", False)
+    with pytest.raises(SystemExit) as exited:
+        cli.main()
+    code = exited.value.code
+    return (code if isinstance(code, int) else 0 if code is None else 1), capsys.readouterr().err
+
+
+def boom(*args: Any, **kwargs: Any) -> Any:
+    raise KeyError("x")
+
+
+def test_an_unexpected_error_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "load_ruleset", boom)
+    code, err = main(monkeypatch, capsys, "play", "klondike")
+    assert code == 2
+    assert err == ("cardrules: internal error (KeyError: 'x'); this is a bug, please report it with the "
+                   "command you ran; --debug shows the traceback\n")
+
+
+def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "load_ruleset", boom)
+    code, err = main(monkeypatch, capsys, "--debug", "play", "klondike")
+    assert code == 2 and "Traceback (most recent call last)" in err and "KeyError: 'x'" in err
+
+
+def test_simulate_and_solve_follow_the_same_rule(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import cardrules.simulate
+    import cardrules.solver
+    monkeypatch.setattr(cardrules.simulate, "simulate_games", boom)
+    code, err = main(monkeypatch, capsys, "simulate", "klondike", "-n", "2")
+    assert code == 2 and err.startswith("cardrules: internal error (KeyError: 'x')") and err.count("\n") == 1
+    monkeypatch.setattr(cardrules.solver, "solve", boom)
+    code, err = main(monkeypatch, capsys, "solve", "klondike", "--seed", "1", "--thoughtful")
+    assert code == 2 and err.startswith("cardrules: internal error (KeyError: 'x')") and err.count("\n") == 1
+
+
+def test_an_error_of_the_users_making_keeps_status_1(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = main(monkeypatch, capsys, "play", "no-such-game")
+    assert code == 1 and err.startswith("error: no ruleset 'no-such-game'") and "Traceback" not in err
+
+
+def test_ctrl_c_exits_130_without_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "load_ruleset", interrupted)
+    code, err = main(monkeypatch, capsys, "play", "klondike")
+    assert code == 130 and "Traceback" not in err
+
+
+def test_the_module_run_as_a_command_reports_an_internal_error_in_one_line() -> None:
+    program = ("import sys, cardrules.cli as cli\n"
+               "def boom(*args, **kwargs): raise RuntimeError('\\x1b[2Jbad')\n"
+               "cli.load_ruleset = boom\n"
+               "sys.argv = ['cardrules'] + sys.argv[1:]\n"
+               "cli.main()\n")
+    done = subprocess.run([sys.executable, "-c", program, "play", "klondike"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("cardrules: internal error (RuntimeError: \\x1b[2Jbad); this is a bug")
+    assert done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
+    debug = subprocess.run([sys.executable, "-c", program, "--debug", "play", "klondike"], capture_output=True,
+                           text=True)
+    assert debug.returncode == 2 and "Traceback (most recent call last)" in debug.stderr
+    listed = subprocess.run([sys.executable, "-m", "cardrules.cli", "list"], capture_output=True, text=True)
+    assert listed.returncode == 0 and "klondike" in listed.stdout
