@@ -26,7 +26,7 @@ from .ruleset import Ruleset, check_ruleset, find_ruleset, load_ruleset
 from .schema import load_schema
 from .simulate import simulate_command
 from .solver import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT, solve_command
-from .source import load_document, read_bounded
+from .source import is_file, load_document, read_bounded
 from .variants import resolve_extends
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -230,7 +230,7 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
     for name in rulesets:
         try:
             path = Path(name)
-            header = _header(path) if path.is_file() else {}
+            header = _header(path) if is_file(path) else {}
             if "cards" in header and "moves" not in header:
                 deck = load_deck(path)
                 typer.echo(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)")

@@ -89,6 +89,11 @@ def printable(text: str) -> str:
     return text.translate(_CONTROLS)
 
 
+def shortened(text: str, most: int = 60) -> str:
+    """A name from an input, cut to `most` characters for a message (`abc...`)."""
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def first_control(text: str) -> int:
     """The index of the first control character in `text` (those `printable` escapes), or -1."""
     for index, char in enumerate(text):

@@ -18,13 +18,14 @@ from typing import Any, Callable
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Meter, Scope, id_checks, names_in)
 from .decks import Deck, load_deck
-from .errors import ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, unknown
+from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
+                     unknown)
 from .limits import INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES
 from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
-from .source import Document, FileAccess, PathKey, load_document
+from .source import Document, FileAccess, PathKey, is_file, load_document
 from .variants import resolve_extends
 
 Effect = Callable[[Any, dict[str, Any]], None]
@@ -187,14 +188,16 @@ class Ruleset:
 
 def find_ruleset(name_or_path: str | Path) -> Path:
     """A ruleset file: an existing path, or the name of a bundled ruleset."""
+    if not isinstance(name_or_path, (str, Path)):
+        raise ArgumentError(f"a ruleset is named by a path or a bundled name, not {type(name_or_path).__name__}")
     path = Path(name_or_path)
-    if path.is_file():
+    if is_file(path):
         return path
     bundled = rulesets_dir() / f"{name_or_path}.yaml"
-    if bundled.is_file():
+    if is_file(bundled):
         return bundled
     available = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
-    raise RulesetError(f"no ruleset '{name_or_path}': not a file, nor a bundled ruleset ({available})")
+    raise RulesetError(f"no ruleset '{shortened(str(name_or_path))}': not a file, nor a bundled ruleset ({available})")
 
 
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
@@ -204,6 +207,8 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     The ruleset may name (in `extends:` and `deck:`) files in its own folder tree and the bundled
     rulesets; `search_path` adds folders."""
     path = find_ruleset(name_or_path)
+    if options is not None and not isinstance(options, dict):
+        raise ArgumentError(f"options are a dict of option names to values, not {type(options).__name__}")
     access = FileAccess.for_ruleset(path, search_path)
     doc = resolve_extends(load_document(path), path, access)
     if not isinstance(doc.data, dict):  # not a ruleset: its text is not shown
@@ -389,7 +394,7 @@ class _Builder:
         folder = Path(self.doc.origin(where).path).parent  # the file that names the deck
         candidates = [folder / name, folder / f"{name}.yaml", folder / "decks" / f"{name}.yaml",
                       rulesets_dir() / "decks" / f"{name}.yaml"]
-        found = self.access.find(name, candidates, f"deck '{name}' not found (looked for {name}.yaml next to the "
+        found = self.access.find(name, candidates, f"deck '{shortened(name)}' not found (looked for it next to the "
                                  f"ruleset, in decks/ and among the bundled decks)", self.doc.pos(where))
         self.rules.deck = load_deck(found)
         rules = self.rules

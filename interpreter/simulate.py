@@ -46,6 +46,7 @@ from .engine import Game, Move
 from .errors import CardrulesError, SetupError, format_error, printable
 from .play import SeatError, SeatSpec, check_seats, parse_seat
 from .ruleset import Ruleset, find_ruleset, load_ruleset
+from .source import is_file
 from .scheduler import Scheduler
 
 BACKENDS = ("local", "ray")
@@ -125,7 +126,7 @@ def _pairs(items: Iterable[str], what: str) -> list[tuple[str, str]]:
 def _portable_name(ruleset: str) -> str:
     """The ruleset as a worker elsewhere can find it: an absolute path, or a bundled name."""
     path = Path(ruleset)
-    return str(path.resolve()) if path.is_file() else ruleset
+    return str(path.resolve()) if is_file(path) else ruleset
 
 
 def _stamp(ruleset: str) -> str:

@@ -25,7 +25,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import CardrulesError, RulesetError, SourcePos, first_control
+from .errors import CardrulesError, RulesetError, SourcePos, first_control, shortened
 from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_VALUES
 from .resources import rulesets_dir
 
@@ -110,6 +110,23 @@ def _scalar_offset(text: str, node: ScalarNode, offset: int) -> int:
     return min(j, max(end - 1, start))
 
 
+def exists(path: Path) -> bool:
+    """Does `path` name something? False, not an error, for a name the system refuses (too long,
+    a NUL byte in it)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: Path) -> bool:
+    """Is `path` a regular file? False for a name the system refuses (as `exists`)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 @dataclass(frozen=True)
 class FileAccess:
     """The folders a ruleset's `extends:` and `deck:` may name files in: the folder tree of the
@@ -134,17 +151,17 @@ class FileAccess:
         an error: `not_found`, or that the file lies outside those folders."""
         outside = None
         for candidate in candidates:
-            if candidate.suffix not in (".yaml", ".yml") or not candidate.exists():
+            if candidate.suffix not in (".yaml", ".yml") or not exists(candidate):
                 continue
             if not self.allows(candidate):
                 outside = outside or candidate
-            elif not candidate.is_file():
-                raise RulesetError(f"'{name}' is not a regular file", pos)
+            elif not is_file(candidate):
+                raise RulesetError(f"'{shortened(name)}' is not a regular file", pos)
             else:
                 return candidate
         if outside is not None:
-            raise RulesetError(f"'{name}' is outside the folders this ruleset may read (its own folder tree and "
-                               f"the bundled rulesets; `--path DIR` adds a folder)", pos)
+            raise RulesetError(f"'{shortened(name)}' is outside the folders this ruleset may read (its own folder "
+                               f"tree and the bundled rulesets; `--path DIR` adds a folder)", pos)
         raise RulesetError(not_found, pos)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import RulesetError, SourcePos
+from .errors import RulesetError, SourcePos, shortened
 from .limits import MAX_EXTENDS_FILES
 from .resources import rulesets_dir
 from .source import Document, FileAccess, PathKey, load_document
@@ -25,8 +25,8 @@ _MAX_DEPTH = 16
 def find_base(name: str, variant: Path, access: FileAccess, pos: SourcePos) -> Path:
     """The file `extends: name` means, seen from the variant at `variant`."""
     candidates = [variant.parent / name, variant.parent / f"{name}.yaml", rulesets_dir() / f"{name}.yaml"]
-    return access.find(name, candidates, f"extends: no ruleset '{name}' next to this file or among the bundled "
-                       f"ones", pos)
+    return access.find(name, candidates, f"extends: no ruleset '{shortened(name)}' next to this file or among the "
+                       f"bundled ones", pos)
 
 
 def resolve_extends(doc: Document, path: Path, access: FileAccess | None = None) -> Document:

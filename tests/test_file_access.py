@@ -129,3 +129,12 @@ def test_a_binary_file_is_reported_without_its_bytes(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="not a UTF-8 text file") as caught:
         load_ruleset(path)
     assert SECRET not in _message(caught.value)
+
+
+@pytest.mark.parametrize("name", ["x" * 5000, "a\x00b", "x/" * 3000 + "d"])
+def test_a_name_the_system_refuses_is_a_clean_error_cut_short_in_the_message(tmp_path: Path, name: str) -> None:
+    with pytest.raises(RulesetError) as caught:  # not found (a NUL byte: a control character)
+        load_ruleset(_ruleset(tmp_path, f'"{name}"'.replace("\x00", "\\0")))
+    assert len(caught.value.message) < 200
+    with pytest.raises(RulesetError, match="no ruleset"):
+        load_ruleset(name)
