@@ -643,11 +643,17 @@ class Meter:
         return items
 
 
+def over_steps() -> None:
+    """A generated enumerator went past its budget of steps."""
+    raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing of the legal "
+                         f"moves or one move")
+
+
 RUNTIME_GLOBALS: dict[str, Any] = {
     "__builtins__": {}, "len": len, "range": range, "set": set, "reversed": reversed, "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools,
-    "charge": Meter().charge,  # replaced by each ruleset's own meter
+    "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
     **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
 }

@@ -19,6 +19,13 @@ from .limits import MAX_STEPS
 from .parser import Binary, Node
 from .source import PathKey
 
+# The generated loops count their steps in a local and settle with the ruleset's meter at the end
+# (a call per loop would cost a fifth of a listing); past the budget, `over_steps` raises. The
+# count is checked once per source pile (and card of a `take: any`); what one source can cost
+# between checks is bounded by the cards and piles a ruleset may have.
+STEPS_START = "    steps = 0; budget = METER.left"
+STEPS_END = "    METER.left -= steps"
+
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
 BLIND = -1
@@ -127,7 +134,8 @@ class MoveGenerator:
                                                for p in template.sources)
         reads_card = bool({"b_card", "b_cards"} & names_in(every)) or select is not None
         lines = [f"def enum_{k}(S, out, Move, rules):",
-                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)]
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name),
+                 STEPS_START]
         indent = "    "
 
         # With an index, most cards find no destination: a card fact needed only by destination
@@ -160,7 +168,8 @@ class MoveGenerator:
 
         def run_loop() -> None:
             nonlocal indent
-            lines.append(f"{indent}for b_n in charge(range(1, longest + 1)):")
+            lines.append(f"{indent}steps += longest")
+            lines.append(f"{indent}for b_n in range(1, longest + 1):")
             indent += "    "
             bind_cards("b_n")
             emit(card_level)
@@ -168,9 +177,11 @@ class MoveGenerator:
         def dst_loop() -> None:
             nonlocal indent
             if match is not None:
-                lines.append(f"{indent}for b_dst in charge(INDEX.get({card_key}, ())):")
+                # not counted: the destinations a card finds are at most the piles (limits.MAX_PILES)
+                lines.append(f"{indent}for b_dst in INDEX.get({card_key}, ()):")
             else:
-                lines.append(f"{indent}for b_dst in charge({targets}):")
+                lines.append(f"{indent}steps += len({targets})")
+                lines.append(f"{indent}for b_dst in {targets}:")
             indent += "    "
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
@@ -185,8 +196,10 @@ class MoveGenerator:
             lines.append(f"{indent}    pile_dst = P[b_dst]")
             lines.append(f"{indent}    INDEX.setdefault({dst_key}, []).append(b_dst)")
         if template.sources:
-            lines.append(f"{indent}for b_src in charge({sources}):")
+            lines.append(f"{indent}steps += len({sources})")
+            lines.append(f"{indent}for b_src in {sources}:")
             indent += "    "
+            lines.append(f"{indent}if steps > budget: over_steps()")
             lines.append(f"{indent}pile = P[b_src]")
             lines.append(f"{indent}if not pile: continue")
             if template.take == "top":
@@ -197,8 +210,10 @@ class MoveGenerator:
                 lines.append(f"{indent}codes_seen = set()")
                 if blind:
                     lines.append(f"{indent}offered_blind = False")
-                lines.append(f"{indent}for b_card in reversed(charge(pile)):")
+                lines.append(f"{indent}steps += len(pile)")
+                lines.append(f"{indent}for b_card in reversed(pile):")
                 indent += "    "
+                lines.append(f"{indent}if steps > budget: over_steps()")
                 if blind:
                     lines.append(f"{indent}if not SEES(S, b_card, b_src, b_player):")
                     lines.append(f"{indent}    if {'True' if reads_card else 'offered_blind'}: continue")
@@ -251,13 +266,13 @@ class MoveGenerator:
             lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst{', ()' + pick if pick else ''}))")
         levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
-        source = "\n".join(lines) + "\n"
+        source = "\n".join(lines + [STEPS_END]) + "\n"
         template.pos = self.host.doc.expr_pos(path + ("when",), 0) if "when" in spec else self.host.doc.pos(path)
         # Moves whose destinations are the same piles with the same key share one index.
         index = (template.seat_targets is not None, template.seat_targets or template.targets, dst_key) \
             if match is not None else None
-        body = lines[2:index_at] + lines[index_at + (4 if match is not None else 0):]
-        self.parts.append((template, index, index_at - 2, body))
+        body = lines[3:index_at] + lines[index_at + (4 if match is not None else 0):]
+        self.parts.append((template, index, index_at - 3, body))
         return self.host.define(f"enum_{k}", source)
 
     def merged(self) -> Callable[..., None]:
@@ -268,7 +283,7 @@ class MoveGenerator:
         key are built once, by the first block that needs them.
         """
         lines = ["def enumerate_all(S, out, Move, rules):",
-                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current"]
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current", STEPS_START]
         shared: dict[Any, str] = {}
         for template, index, _, _ in self.parts:
             if index is not None and index not in shared:
@@ -294,7 +309,7 @@ class MoveGenerator:
                     line = line[: -len("return")] + "break"
                 lines.append("    " + line)
         self.host.globals["ONCE"] = (0,)
-        return self.host.define("enumerate_all", "\n".join(lines) + "\n")
+        return self.host.define("enumerate_all", "\n".join(lines + [STEPS_END]) + "\n")
 
     # -- triggers and end -----------------------------------------------------------------
 

@@ -274,6 +274,7 @@ class _Builder:
         self.scope = Scope()
         self.globals: dict[str, Any] = dict(RUNTIME_GLOBALS)
         self.globals["charge"] = self.rules.meter.charge
+        self.globals["METER"] = self.rules.meter
         self.node_budget = [MAX_RULESET_NODES]  # shared by every Compiler of this ruleset
         self.sources: list[str] = []
         self._counter = 0
