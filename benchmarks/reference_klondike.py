@@ -111,7 +111,8 @@ class ReferenceKlondike:
         "_fcount",
         "_redeals",
         "_max_redeals",
-        "_played",
+        "_cycle",
+        "_cycle_offered",
         "_legal",
         "_pts",
     )
@@ -146,7 +147,11 @@ class ReferenceKlondike:
             self._max_redeals: int | None = 0 if draw == 1 else 2
         else:
             self._max_redeals = None
-        self._played = False  # a move other than draw/redeal since start / last redeal
+        # Lost when a whole cycle of stock turns offered nothing else (GAMES.md): the (stock,
+        # waste) positions since the last other move (None: no cycle under way; the rest of the
+        # table cannot change during one), and whether any of them offered another move.
+        self._cycle: set[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
+        self._cycle_offered = False
         self._legal: list[str] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -278,6 +283,12 @@ class ReferenceKlondike:
             raise ValueError(f"illegal move {text!r}")
         kind, a, b, n = _PARSE[text]
         pts = self._pts
+        turning = kind in (_DRAW, _REDEAL)
+        if turning and self._cycle is None:
+            self._cycle = {(tuple(self._stock), tuple(self._waste))}
+            self._cycle_offered = any(m not in ("draw", "redeal") for m in legal)
+        elif not turning:
+            self._cycle = None
         if kind == _DRAW:
             stock, waste = self._stock, self._waste
             for _ in range(min(self.draw, len(stock))):
@@ -286,13 +297,7 @@ class ReferenceKlondike:
             self._stock = self._waste[::-1]
             self._waste = []
             self._redeals += 1
-            if not self._played:
-                self.outcome = "lost"
-                self._legal = []
-                return
-            self._played = False
         else:
-            self._played = True
             if kind == _W2F:
                 self._found[b].append(self._waste.pop())
                 self._fcount += 1
@@ -322,6 +327,15 @@ class ReferenceKlondike:
             self._legal = []
             return
         self._legal = legal = self._generate()
+        if turning and self._cycle is not None:
+            here = (tuple(self._stock), tuple(self._waste))
+            if here in self._cycle and not self._cycle_offered:
+                self.outcome = "lost"  # back where the cycle began, and nothing else was ever offered
+                self._legal = []
+                return
+            if here not in self._cycle:
+                self._cycle.add(here)
+                self._cycle_offered = self._cycle_offered or any(m not in ("draw", "redeal") for m in legal)
         if not legal:
             self.outcome = "lost"
 

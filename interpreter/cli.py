@@ -191,7 +191,20 @@ def simulate(
         raise typer.Exit(code)
 
 
-@app.command()
+SOLVE_HELP = (
+    "Solve a one-player deal: solvable (with the moves), unsolvable, or unknown; or the best score.\n\n"
+    "A solvable answer comes with moves, checked to win when replayed. An unsolvable answer assumes that "
+    "every safe: claim of the ruleset is true (playing a move where its safe: holds never turns a winnable "
+    "position into a lost one; --no-safe does without the claims), that every reachable position was searched "
+    "(else the answer is unknown), and that the positions the search tells apart leave out only variables "
+    "the rules never read (found by following the compiled rules).\n\n"
+    "Time: --timeout bounds the search; a solution found is then shortened within --shorten-timeout, and "
+    "the two times are reported apart. Both count --clock: wall time by default, or CPU time (--clock cpu), "
+    "which gives every deal the same work on a loaded machine."
+)
+
+
+@app.command(help=SOLVE_HELP)
 def solve(
     ruleset: str = typer.Argument(..., help="A one-player ruleset file, or the name of a bundled ruleset."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Solve the deal of this seed."),
@@ -199,8 +212,18 @@ def solve(
     option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
     thoughtful: bool = typer.Option(False, "--thoughtful", help="Every card visible (how solitaires are analysed); "
                                     "needed where the player cannot see some cards."),
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Give up after this many seconds per deal "
-                                  "(answer: unknown); inf: no limit."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Give up searching after this many seconds "
+                                  "per deal (answer: unknown), counted on --clock; inf: no limit."),
+    clock: str = typer.Option("wall", "--clock", help="What the timeouts count: wall (elapsed time) or cpu (the "
+                              "solving process's CPU time: the same work whatever else loads the machine; with "
+                              "--jobs, each worker's own). The times reported count the same."),
+    shorten_timeout: Optional[float] = typer.Option(None, "--shorten-timeout", show_default="a quarter of --timeout",
+                                                    help="Seconds (on --clock) to shorten a solution found, after "
+                                                         "the search and reported apart; 0: the moves as found "
+                                                         "(unless past the move limit); inf: no limit."),
+    no_safe: bool = typer.Option(False, "--no-safe", help="Ignore the ruleset's safe: claims and try every legal "
+                                 "move: slower, but its answers do not rest on them. Where both are definite, it "
+                                 "must agree with the answer without it; if not, a safe: claim is wrong."),
     max_positions: int = typer.Option(DEFAULT_MAX_POSITIONS, "--max-positions",
                                       help="Give up past this many positions kept (a bound on memory: "
                                            "about 400 bytes each)."),
@@ -211,10 +234,10 @@ def solve(
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:
-    """Solve a one-player deal: solvable (with the moves), unsolvable, or unknown; or the best score."""
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
                          console=Console(highlight=False), max_positions=max_positions,
-                         search_path=[str(p) for p in search_path])
+                         search_path=[str(p) for p in search_path], use_safe=not no_safe, clock=clock,
+                         shorten_timeout=shorten_timeout)
     if code:
         raise typer.Exit(code)
 

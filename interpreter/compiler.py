@@ -75,13 +75,17 @@ class Scope:
     functions: dict[str, Function] = field(default_factory=dict)
     # Python locals already holding a pile's card list, by the pile's source: {"b_dst": "pile_dst"}.
     pile_aliases: dict[str, str] = field(default_factory=dict)
+    # The expression takes part in listing the legal moves (a move's when, take, match, select,
+    # for_seat), where `legal_moves()` would list them inside their own listing.
+    listing: bool = False
 
     def with_bindings(self, extra: dict[str, tuple[str, str]], pile_aliases: dict[str, str] | None = None) -> "Scope":
         merged = dict(self.bindings)
         merged.update(extra)
         aliases = dict(self.pile_aliases)
         aliases.update(pile_aliases or {})
-        return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases)
+        return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases,
+                     self.listing)
 
 
 class TooLargeError(CompileError):
@@ -146,7 +150,7 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 _PY_OP = {"/": "//"}
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of")
+                  "abs", "pairs", "of", "legal_moves")
 
 
 class Compiler:
@@ -326,6 +330,13 @@ class Compiler:
             arg = self.compile(args[0], (PILE,))
             self.uses.add("U")
             return Compiled(f"face_up_run({self._pile_cards(arg)}, U)", CARDS)
+        if func == "legal_moves":
+            arity(0)
+            if self.scope.listing:
+                raise CompileError("legal_moves() cannot be used in a move's own conditions (when, take, match, "
+                                   "select, for_seat): it would list the moves while they are listed", node.pos)
+            self.uses.add("L")
+            return Compiled("S.lister()", LIST)
         if func == "pairs":
             arity(1)
             arg = self.compile(args[0], (CARDS, LIST))

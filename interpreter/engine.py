@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import ArgumentError, IllegalMoveError, SetupError, printable, unknown
 from .movegen import BLIND
-from .ruleset import Ruleset, runtime_error
+from .ruleset import CycleRule, Ruleset, runtime_error
 
 
 class Lineage:
@@ -114,7 +114,7 @@ class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
-                 "journal", "marks", "deck_order", "players")
+                 "journal", "marks", "deck_order", "players", "lister")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -131,6 +131,8 @@ class State:
         self.marks: list[int] = []
         self.deck_order: list[int] = []
         self.players = players
+        # `legal_moves()` in expressions: the names of the legal moves now (set by the Game).
+        self.lister: Any = lambda: []
 
     def copy(self) -> "State":
         other = State.__new__(State)
@@ -148,6 +150,7 @@ class State:
         other.marks = list(self.marks)
         other.deck_order = self.deck_order
         other.players = self.players
+        other.lister = self.lister  # the Game that copies a state points it at itself
         return other
 
     # -- mutations ------------------------------------------------------------------------
@@ -299,6 +302,10 @@ class Game:
             random.Random(seed).shuffle(order)
         self.state = State(rules, self.players)
         self.state.deck_order = order
+        self.state.lister = self._legal_names
+        # The moves listed for `legal_moves()` in the current state (keyed by `_listing_key`), which
+        # the engine's own listing takes over; cleared when a move starts or is taken back.
+        self._listed: tuple[Any, list[Move]] | None = None
         self.history: list[Move] = []
         # By history index, for moves that name a card (`take: any`) not every seat may know: the seats
         # (None: a spectator) that could see that card before or right after the move (`record`).
@@ -327,9 +334,17 @@ class Game:
             S.current, S.phase = 0, min(set(range(len(rules.phases))) - rules.interrupt_phases)
             self._skip_optional_phases()
         S.journal.clear()
+        self._listed = None  # keyed by the journal's length, which starts again here
         # With `end.repeat`: how often each position has occurred, and the key after each move.
         self._seen: dict[Any, int] = {}
         self._keys: list[Any] = []
+        # With `end.cycle`: the cycle under way (the positions it went through since any other move,
+        # and whether any of them offered another move), or None; its first position, noted when a
+        # move of the cycle starts one; and (for undo) the value before each settled move, with the
+        # history length it was made at.
+        self._cycle: tuple[frozenset[Any], bool] | None = None
+        self._cycle_begin: tuple[Any, bool] | None = None
+        self._cycle_stack: list[tuple[int, tuple[frozenset[Any], bool] | None]] = []
         self._count_position()
         self._after_change()
 
@@ -403,21 +418,57 @@ class Game:
         self._legal = self._seat_legal.pop(seat, None)
 
     def _enumerate(self) -> list[Move]:
-        out: list[Move] = []
-        if self.state.over:
-            return out
+        S = self.state
+        listed, self._listed = self._listed, None
+        if S.over:
+            return []
         rules = self.rules
-        self._generate(out)
+        if listed is not None and self._still_listed(listed[0]):  # listed for `legal_moves()`, still true
+            out = list(listed[1])
+        else:
+            out = []
+            self._generate(out)
         if rules.simultaneous:
             for move in out:
                 move.actor = self.state.current
         return out
 
-    def _generate(self, out: list[Move]) -> None:
+    def _listing_key(self) -> tuple[int, int, int, bool]:
+        """Where a listing was made: the journal's length, the seat and phase to act, the end."""
+        S = self.state
+        return len(S.journal), S.current, S.phase, S.over
+
+    def _still_listed(self, key: tuple[int, int, int, bool]) -> bool:
+        """Are the moves listed at `key` (within this move) still the legal ones? Yes if since then
+        only variables the listing does not read have changed."""
+        S = self.state
+        length, current, phase, over = key
+        if (current, phase, over) != (S.current, S.phase, S.over) or len(S.journal) < length:
+            return False
+        reads = self.rules.listing_reads
+        return all(entry[0] == "var" and reads is not None and entry[1] not in reads
+                   for entry in S.journal[length:])
+
+    def _legal_names(self) -> list[str]:
+        """`legal_moves()` in a ruleset's expressions: the names of the moves the seat to act may make
+        now, one per legal move. The listing is kept for the engine's own, if nothing changes between."""
+        S = self.state
+        if self._listed is not None and self._still_listed(self._listed[0]):
+            moves = self._listed[1]
+        else:
+            moves = []
+            if not S.over:
+                self._generate(moves, reset=False)  # within the unit of work (and its steps) that asks
+            self._listed = (self._listing_key(), moves)
+        names = self.rules.move_names
+        return [names[move.template] for move in moves]
+
+    def _generate(self, out: list[Move], reset: bool = True) -> None:
         """Append the legal moves of the seat to act (the moves carry this game's lineage). A rule
         that fails while they are listed is reported at the move whose conditions failed."""
         rules = self.rules
-        rules.meter.reset()
+        if reset:
+            rules.meter.reset()
         try:
             rules.enumerate_all(self.state, out, Move, self.lineage)
         except Exception as whole:  # noqa: BLE001 - find the move whose conditions failed, to report it there
@@ -463,6 +514,10 @@ class Game:
         rules.meter.reset()  # the move's effects and triggers share one budget of steps
         mark = len(S.journal)
         S.marks.append(mark)
+        self._listed = None
+        cycle = rules.cycle
+        if cycle is not None and self._cycle is None and move.template in cycle.moves:
+            self._cycle_begin = self._cycle_start(cycle, legal)
         if simultaneous and S.current != move.actor:
             S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
         pile = S.piles[move.src] if move.src >= 0 else []
@@ -509,6 +564,7 @@ class Game:
             self._knowers.pop(len(self.history), None)
             if counted:
                 self._uncount_position()
+            self._restore_cycle()
             self._legal, self._seat_legal = None, {}
             raise
 
@@ -653,11 +709,63 @@ class Game:
             S.end("limit", f"the move limit ({self.max_moves}) was reached")
         if not S.over:
             self._legal = self._enumerate()
-            if not self._legal and not any(self.legal_moves(seat) for seat in range(self.players)
-                                           if rules.simultaneous and seat != S.current):
+            if rules.cycle is not None:
+                self._track_cycle(rules.cycle, self._legal)
+            if not S.over and not self._legal and not any(self.legal_moves(seat) for seat in range(self.players)
+                                                          if rules.simultaneous and seat != S.current):
                 S.end(*rules.no_moves_result)
         if S.over:
             self._ended()
+
+    def _cycle_start(self, cycle: CycleRule, legal: list[Move]) -> tuple[Any, bool] | None:
+        """Where a move of `end.cycle` is about to start a cycle: the position now (its pile lists,
+        which are never changed in place, and faces) and whether it offers another move; None
+        where the cycle's `when` does not hold."""
+        S = self.state
+        if cycle.when is not None and not cycle.when(S, {"player": S.current}):
+            return None
+        moves = cycle.moves
+        return (tuple(S.piles), bytes(S.up)), any(move.template not in moves for move in legal)
+
+    def _track_cycle(self, cycle: CycleRule, legal: list[Move]) -> None:
+        """`end.cycle`: follow the positions the cycle's moves go through since any other move (the
+        cards and their faces; variables such as a pass count are not part of a position) and end
+        the game when one comes back with none of them having offered any other move."""
+        S = self.state
+        begin, self._cycle_begin = self._cycle_begin, None
+        moves = cycle.moves
+        if not self.history or self.history[-1].template not in moves:
+            if self._cycle is not None:  # another move: the cycle is broken
+                self._cycle_stack.append((len(self.history), self._cycle))
+                self._cycle = None
+            return
+        self._cycle_stack.append((len(self.history), self._cycle))  # for undo
+        if cycle.when is not None and not cycle.when(S, {"player": S.current}):
+            self._cycle = None  # a cycle lasts while `when` holds
+            return
+        offered = any(move.template not in moves for move in legal)
+        key = (tuple(map(tuple, S.piles)), bytes(S.up))
+        if self._cycle is not None:
+            seen, offered_before = self._cycle
+        elif begin is not None:
+            (piles, up), offered_before = begin
+            seen = frozenset(((tuple(map(tuple, piles)), up),))
+        else:  # `when` has just come to hold: the cycle begins here
+            self._cycle = (frozenset((key,)), offered)
+            return
+        if key not in seen:
+            self._cycle = (seen | {key}, offered_before or offered)
+            return
+        self._cycle = (seen, offered_before)
+        if not offered_before:
+            S.end(cycle.result, cycle.reason)
+
+    def _restore_cycle(self) -> None:
+        """After a move is taken back: the cycle under way as it was before the move."""
+        self._cycle_begin = None
+        stack = self._cycle_stack
+        while stack and stack[-1][0] > len(self.history):
+            self._cycle = stack.pop()[1]
 
     def _ended(self) -> None:
         """The game has just ended: no more moves, and the ruleset's `on_end` effects run once."""
@@ -684,12 +792,14 @@ class Game:
         if not S.marks:
             raise IllegalMoveError("there is no move to undo")
         S.undo_to(S.marks.pop())
+        self._listed = None
         if self.history and len(self.history) > len(S.marks):
             self.history.pop()
             if self._knowers:
                 self._knowers.pop(len(self.history), None)
             if self.rules.repeat is not None:
                 self._uncount_position()
+        self._restore_cycle()
         self._legal, self._seat_legal = legal, {}
 
     def clone(self) -> "Game":
@@ -699,10 +809,13 @@ class Game:
         other.max_moves = self.max_moves
         other.seed = self.seed
         other.state = self.state.copy()
+        other.state.lister = other._legal_names
+        other._listed = None
         other.history = list(self.history)
         other._knowers = dict(self._knowers)
         other.lineage = self.lineage
         other._seen = dict(self._seen)
+        other._cycle, other._cycle_begin, other._cycle_stack = self._cycle, self._cycle_begin, list(self._cycle_stack)
         other._keys = list(self._keys)
         other._legal = list(self._legal) if self._legal is not None else None
         other._seat_legal = {}
@@ -741,6 +854,7 @@ class Game:
         S.marks = []
         S.deck_order = []
         other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
+        other._cycle, other._cycle_begin, other._cycle_stack = None, None, []
         other.history = list(self.history)
         for index, knowers in self._knowers.items():
             if seat not in knowers:  # a card the seat may not know: forgotten from the record too

@@ -11,6 +11,7 @@ that several moves share are built once.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, Callable
 
 from .compiler import BOOL, INT, PILE, Compiled, Scope, names_in
@@ -53,6 +54,7 @@ class MoveGenerator:
         k = template.index
         run = template.take == "run"
         match = spec.get("match")
+        scope = dataclasses.replace(scope, listing=True)  # no `legal_moves()` while they are listed
         if match is not None and not (template.sources and template.targets):
             raise RulesetError("'match' needs a move with both 'from' and 'to'", self.host.doc.pos(path + ("match",)))
         # Loop levels: 1 source, then (card, destination) in the order the loops nest.

@@ -11,6 +11,7 @@ effect becomes a small closure. Nothing is parsed or tree-walked after this.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -104,6 +105,18 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class CycleRule:
+    """`end.cycle`: the game ends when the moves of `moves` (template indexes) alone bring the cards
+    back to a position they held since any other move, and no position on the way offered any
+    other move; only positions where `when` holds count."""
+
+    moves: frozenset[int]
+    result: str
+    reason: str
+    when: Evaluator | None = None
+
+
+@dataclass(frozen=True)
 class EndCondition:
     test: Evaluator
     result: str
@@ -145,12 +158,17 @@ class Ruleset:
         self.setup: list[Effect] = []
         self.moves: list[MoveTemplate] = []
         self.moves_by_name: dict[str, MoveTemplate] = {}
+        self.move_names: tuple[str, ...] = ()  # by template index
+        # The variable slots the legal moves depend on (None: any may matter), so that a listing
+        # made for `legal_moves()` survives a change of the others (`Game._enumerate`).
+        self.listing_reads: frozenset[int] | None = None
         self.enumerate_all: Callable[..., None] = lambda *args: None
         self.triggers: list[Trigger] = []
         self.end_conditions: list[EndCondition] = []
         self.no_moves_result = ("lost", "no move is possible")
         self.max_moves: int = DEFAULT_MAX_MOVES
         self.repeat: tuple[int, str, str] | None = None  # (count, result, reason) of `end.repeat`
+        self.cycle: CycleRule | None = None  # `end.cycle`
         self.on_start: list[Effect] = []
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
@@ -909,6 +927,8 @@ class _Builder:
             rules.moves.append(template)
             rules.moves_by_name[name] = template
         rules.enumerate_all = self.movegen.merged()
+        rules.move_names = tuple(t.name for t in rules.moves)
+        rules.listing_reads = self._listing_reads()
         # A move's text (`t3>f1`) leaves out its name unless another move joins the same kinds of
         # zone; a move with only a source or only a destination (`t3`) always names itself.
         def zone_pairs(t: MoveTemplate) -> set[tuple[str | None, str | None]]:
@@ -923,6 +943,19 @@ class _Builder:
                 continue
             template.prefixed = any(zone_pairs(template) & zone_pairs(other) for other in rules.moves
                                     if other is not template and not other.named_text)
+
+    def _listing_reads(self) -> frozenset[int] | None:
+        """The variable slots the generated listing reads (`V[3]`, a seat's `V[6 + b_player]`), or
+        None when it may read any (a `select` search calls evaluators of its own)."""
+        if any("select" in spec for spec in self.data["moves"].values()):
+            return None
+        source = self.sources[-1]  # enumerate_all, just defined
+        reads = re.findall(r"V\[(\d+)( \+ [^\]\[]+)?\]", source)
+        if len(reads) != source.count("V["):
+            return None
+        seats = self.rules.max_players
+        return frozenset(slot for first, seat in reads
+                         for slot in (range(int(first), int(first) + seats) if seat else (int(first),)))
 
     def _triggers(self) -> None:
         for i, spec in enumerate(self.data.get("triggers", [])):
@@ -978,6 +1011,16 @@ class _Builder:
             repeat = spec["repeat"]
             self.rules.repeat = (repeat["count"], repeat["result"],
                                  repeat.get("reason", f"a position occurred {repeat['count']} times"))
+        if "cycle" in spec:
+            cycle = spec["cycle"]
+            for j, name in enumerate(cycle["moves"]):
+                if name not in self.rules.moves_by_name:
+                    raise RulesetError(unknown("move", name, self.rules.moves_by_name),
+                                       self.doc.pos(("end", "cycle", "moves", j)))
+            when = self.evaluator(("end", "cycle", "when"), scope, (BOOL,)) if "when" in cycle else None
+            self.rules.cycle = CycleRule(frozenset(self.rules.moves_by_name[n].index for n in cycle["moves"]),
+                                         cycle["result"], cycle.get("reason", "a cycle of moves offered nothing else"),
+                                         when)
         if "on_end" in self.data:
             self.rules.on_end = self.effects(("on_end",), scope)
         if "label" in self.data:

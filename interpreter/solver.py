@@ -9,7 +9,8 @@ A depth-first search over the real deal, for any one-seat ruleset:
   following its compiled rules (`analyse`). A position seen before is not searched again, so
   cycles and transpositions cost little and the search never leans on the move limit.
 - A legal move whose template declares it `safe:` (and whose test holds here) is played at
-  once, without trying the others.
+  once, without trying the others: the ruleset's promise, trusted (below). `use_safe=False`
+  (`solve --no-safe`) ignores every `safe:` and tries all legal moves.
 - The other moves are tried in a cheap, generic order: kinds of move (template, and whether
   the move uncovers the card beneath) that have raised the ruleset's evaluation (`heuristic`,
   else its score) most so far first, then those that turned cards face up.
@@ -33,7 +34,32 @@ score: the best finished game, or, while no move searched has lowered the score,
 position reached (the score then stays until the game ends). `optimal` when the search was
 exhausted, `best found` otherwise. There is no generic upper bound on a score to prune with;
 where the score is one variable that only accumulates, a position reached again with no
-better score so far is not searched again.
+better score so far is not searched again. The moves are those from the position searched
+from: the deal's start for `solve`, wherever the game stands for `solve_game`.
+
+What the answers rest on. `solvable` rests on nothing: its moves are replayed to a win. The
+search ignores the move limit (`limit` is no win). `unsolvable` (and `optimal`) assumes:
+
+1. every `safe:` claim is true: from any position where a move's `safe:` holds, playing the move
+   never turns a winnable position into an unwinnable one (in a score search: never lowers the
+   best score reachable), "position" being the search's own (its key, below). The search plays
+   the first such move alone, so a false claim can hide every win: `--no-safe` checks the
+   claims, and where both answers are definite they must agree;
+2. every reachable position was searched: a restart finished within its budget (a search cut
+   short by the time or the memory bound answers `unknown`, never `unsolvable`);
+3. the position key leaves out only variables the rules never read to decide a move, a trigger
+   or the end of the game (`analyse`; a read it cannot place keeps every variable), so that
+   positions with one key have the same futures. End rules that look back at how a position
+   was reached are not in the key either. `end.cycle` ends a game only where its moves were all
+   that was offered since the cycle began, which leaves the futures alike where at most one of
+   its moves is legal at a time (a stock turned round can only go round). `end.repeat`
+   counts positions: the search then keeps nothing proven across restarts, but within one it
+   still takes a position seen as searched.
+
+Time. `timeout` bounds the search; a solution found is then shortened within its own budget
+(`shorten_timeout`, by default a quarter of `timeout`), and the result reports the two times
+apart. Both count `clock`: "wall" (elapsed) or "cpu" (`time.process_time()`: this process's CPU
+time, the same work for every deal however loaded the machine).
 
 The solver sees every card. Solving a deal in which the player cannot see some cards is what
 solitaire analyses call playing "thoughtfully" (`--thoughtful`); without it such a deal is
@@ -70,6 +96,10 @@ SEARCH_MAX_MOVES = 10 ** 12
 # The search stops (answer `unknown`) past this many positions kept, to bound its memory.
 DEFAULT_MAX_POSITIONS = 4_000_000
 DEFAULT_TIMEOUT = 10.0
+# A solution found is shortened within this share of the search's time budget (by default).
+SHORTEN_SHARE = 0.25
+# The clocks a time budget can be counted on: elapsed time, or this process's CPU time.
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 RESTART_JITTER = 2.0  # how far (in places) a restart may move a move in the order
 RESTART_BASE = 1000  # positions: the Luby sequence's unit
 Z95 = 1.959963984540054
@@ -261,6 +291,8 @@ def analyse(rules: Ruleset) -> Analysis:
         walker.walk(trigger.run, None)
     for condition in rules.end_conditions:
         walker.walk(condition.test, None)
+    if rules.cycle is not None and rules.cycle.when is not None:  # `end.cycle` (its moves and cards are kept)
+        walker.walk(rules.cycle.when, None)
     steering = {s for reads, target in walker.facts if target is None for s in reads}
     steering = _closure(walker.facts, steering)
     all_slots = set(range(rules.var_count))
@@ -311,20 +343,26 @@ def _generated_functions(function: Any, walker: _Walker, depth: int = 0) -> list
 
 @dataclass
 class SolveResult:
-    """The answer for one deal. `moves` replay from the deal's start (move texts)."""
+    """The answer for one deal. `moves` replay from the position searched from (the deal's start
+    for `solve`), as move texts."""
 
     answer: str                 # solvable, unsolvable, unknown; or for a score: optimal, best found, unknown
     moves: list[str] = field(default_factory=list)
     nodes: int = 0              # positions searched
-    seconds: float = 0.0
+    seconds: float = 0.0        # in all: the search and the shortening
     score: int | None = None    # the best final score found (score search only)
     goal: str = "win"           # "win" or "score"
     reason: str = ""            # why the answer is unknown (time, memory)
+    search_seconds: float = 0.0   # finding the answer
+    shorten_seconds: float = 0.0  # cutting detours out of the moves found
+    clock: str = "wall"         # what the seconds count: "wall" (elapsed) or "cpu" (this process's CPU time)
+    safe_moves: bool = True     # were the ruleset's `safe:` claims trusted?
 
     def as_dict(self) -> dict[str, Any]:
         return {"answer": self.answer, "goal": self.goal, "moves": self.moves, "move_count": len(self.moves),
                 "score": self.score, "nodes": self.nodes, "seconds": round(self.seconds, 3),
-                "reason": self.reason or None}
+                "search_seconds": round(self.search_seconds, 3), "shorten_seconds": round(self.shorten_seconds, 3),
+                "clock": self.clock, "safe_moves": self.safe_moves, "reason": self.reason or None}
 
 
 class _OutOfBudget(Exception):
@@ -353,13 +391,16 @@ class _Frame:
 class _Search:
     """Depth-first search with a table of positions seen, on one game walked by apply and undo."""
 
-    def __init__(self, game: Game, analysis: Analysis, deadline: float, max_positions: int) -> None:
+    def __init__(self, game: Game, analysis: Analysis, deadline: float, max_positions: int,
+                 use_safe: bool = True, clock: Callable[[], float] = time.perf_counter) -> None:
         self.game = game
         self.state = game.state
         self.rules = game.rules
         self.analysis = analysis
-        self.deadline = deadline
+        self.deadline = deadline  # on `clock`
+        self.clock = clock
         self.max_positions = max_positions
+        self.base = len(game.history)  # moves found are those played after the position searched from
         self.nodes = 0
         self.score_goal = not analysis.can_win
         # A score search keeps the best score so far by position (a pure accumulator), or else
@@ -378,7 +419,8 @@ class _Search:
         self.dead: set[Any] = set()
         self.open: dict[Any, int] = {}
         self.components: list[Any] = []
-        self.safe_templates = any(t.safe is not None for t in self.rules.moves)
+        # `safe:` moves are played alone (the ruleset's promise, trusted) unless `use_safe` is off.
+        self.safe_templates = use_safe and any(t.safe is not None for t in self.rules.moves)
         self.solution: list[str] | None = None
         # A score search: the best finished game, and the best position. While no move searched
         # has lowered the score, every position's score can be kept to the end of the game, so
@@ -440,7 +482,7 @@ class _Search:
             index = self.nodes
         self.nodes += 1
         if self.nodes & 31 == 0 or self.nodes == 1:
-            if time.perf_counter() > self.deadline:
+            if self.clock() > self.deadline:
                 raise _OutOfBudget("time ran out")
             if len(self.seen) + len(self.open) + len(self.dead) > self.max_positions:
                 raise _OutOfBudget(f"more than {self.max_positions:,} positions")
@@ -468,12 +510,16 @@ class _Search:
             if game.outcome != "limit":
                 score = game.scores()[0]
                 if self.best_final is None or score > self.best_final[0]:
-                    self.best_final = (score, [str(m) for m in game.history])
+                    self.best_final = (score, self.path())
             return False
         if game.outcome == "won":
-            self.solution = [str(m) for m in game.history]
+            self.solution = self.path()
             return True
         return False
+
+    def path(self) -> list[str]:
+        """The moves from the position searched from to here (move texts)."""
+        return [str(m) for m in self.game.history[self.base:]]
 
     def best(self) -> tuple[int, list[str]] | None:
         """A score search's answer: the best score the player can end with, and the moves."""
@@ -598,7 +644,7 @@ class _Search:
 
     def _position(self, score: int) -> None:
         if self.best_position is None or score > self.best_position[0]:
-            self.best_position = (score, [str(m) for m in self.game.history])
+            self.best_position = (score, self.path())
 
     # -- shorter solutions --------------------------------------------------------------------
 
@@ -630,7 +676,7 @@ class _Search:
             i = 0
             try:
                 while i < final:
-                    if time.perf_counter() > deadline:
+                    if self.clock() > deadline:
                         return moves
                     best, best_j = None, i + 1
                     for move in game.legal_moves():
@@ -661,19 +707,29 @@ class _Search:
 
 
 def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
-               max_positions: int = DEFAULT_MAX_POSITIONS) -> SolveResult:
-    """Search a game from where it stands, seeing every card. The game is left where it started.
+               max_positions: int = DEFAULT_MAX_POSITIONS, *, use_safe: bool = True, clock: str = "wall",
+               shorten_timeout: float | None = None) -> SolveResult:
+    """Search a game from where it stands, seeing every card. The game is left where it started,
+    and the moves of the answer are those to play from there (not the game's earlier moves).
 
     Start it with a huge `max_moves` (see `new_search_game`): a game that ends `limit` is no win.
     The search restarts: short depth-first searches (the Luby sequence of position budgets),
     each after the first with the order of moves shaken, until one wins or one searches every
     reachable position without being cut short (the deal is then unsolvable, or the best score
     found is optimal).
+
+    `use_safe=False` ignores the ruleset's `safe:` claims (every legal move is tried: slower, but
+    it checks them). `timeout` bounds the search in seconds of `clock` ("wall": elapsed time;
+    "cpu": this process's CPU time, which a loaded machine does not eat into). A solution found
+    is then shortened within `shorten_timeout` seconds of the same clock (None: a quarter of
+    `timeout`; math.inf: no limit but its rounds), or at least `timeout` while it is longer than
+    the ruleset's move limit. The result reports the search's time and the shortening's apart.
     """
+    tick = _clock(clock)
     analysis = analyse(game.rules)
-    start = time.perf_counter()
+    start = tick()
     deadline = start + timeout if timeout is not None else math.inf
-    search = _Search(game, analysis, deadline, max_positions)
+    search = _Search(game, analysis, deadline, max_positions, use_safe, tick)
     goal = "win" if analysis.can_win else "score"
     depth = len(game.history)
     reason = ""
@@ -690,21 +746,46 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     finally:
         while len(game.history) > depth:
             game.undo()
+    searched = tick()
     best = search.best()
     found = search.solution if search.solution is not None else best[1] if best is not None else []
-    if len(found) > 1:  # cut detours: in the time left, and more if the moves are past the move limit
-        grace = timeout if timeout is not None and len(found) > game.rules.max_moves else 0.0
-        found = search.shorten(found, max(deadline, time.perf_counter() + grace))
+    if len(found) > 1:  # cut detours: within their own budget, and more if the moves are past the move limit
+        budget = shorten_budget(timeout, shorten_timeout)
+        if depth + len(found) > game.rules.max_moves:
+            budget = max(budget, timeout if timeout is not None else math.inf)
+        if budget > 0:
+            found = search.shorten(found, searched + budget)
     if best is not None and found and search.monotone:  # the score cannot fall: stop where it is reached
         found = _first_reaching(game, found, best[0])
-    seconds = time.perf_counter() - start
+    end = tick()
     if goal == "win":
-        if search.solution is not None:
-            return SolveResult(SOLVABLE, found, search.nodes, seconds, None, goal)
-        return SolveResult(UNSOLVABLE if exhausted else UNKNOWN, [], search.nodes, seconds, None, goal, reason)
-    if best is None:
-        return SolveResult(UNSOLVABLE if exhausted else UNKNOWN, [], search.nodes, seconds, None, goal, reason)
-    return SolveResult(OPTIMAL if exhausted else BEST_FOUND, found, search.nodes, seconds, best[0], goal, reason)
+        answer = SOLVABLE if search.solution is not None else UNSOLVABLE if exhausted else UNKNOWN
+        score = None
+    else:
+        answer = (UNSOLVABLE if exhausted else UNKNOWN) if best is None else OPTIMAL if exhausted else BEST_FOUND
+        score = best[0] if best is not None else None
+    if answer in (SOLVABLE, OPTIMAL, UNSOLVABLE):
+        reason = ""
+    if answer in (UNSOLVABLE, UNKNOWN):
+        found = []
+    return SolveResult(answer, found, search.nodes, end - start, score, goal, reason,
+                       search_seconds=searched - start, shorten_seconds=end - searched, clock=clock,
+                       safe_moves=use_safe)
+
+
+def shorten_budget(timeout: float | None, shorten_timeout: float | None) -> float:
+    """The seconds a solution's shortening may take: `shorten_timeout`, or by default a quarter of
+    the search's `timeout` (no limit but the rounds' when the search has none)."""
+    if shorten_timeout is not None:
+        return shorten_timeout
+    return timeout * SHORTEN_SHARE if timeout is not None else math.inf
+
+
+def _clock(name: str) -> Callable[[], float]:
+    try:
+        return CLOCKS[name]
+    except KeyError:
+        raise SolveError(f"unknown clock {name!r}: use " + " or ".join(CLOCKS)) from None
 
 
 def _first_reaching(game: Game, moves: list[str], score: int) -> list[str]:
@@ -782,12 +863,16 @@ def replay(rules: Ruleset, moves: Sequence[str], seed: int | None = None,
 
 def solve(rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
           thoughtful: bool = False, timeout: float | None = DEFAULT_TIMEOUT,
-          max_positions: int = DEFAULT_MAX_POSITIONS) -> SolveResult:
-    """Solve one deal of a one-player ruleset (refusing hidden cards unless `thoughtful`)."""
+          max_positions: int = DEFAULT_MAX_POSITIONS, *, use_safe: bool = True, clock: str = "wall",
+          shorten_timeout: float | None = None) -> SolveResult:
+    """Solve one deal of a one-player ruleset (refusing hidden cards unless `thoughtful`). The
+    keywords are `solve_game`'s: `use_safe=False` ignores `safe:`; `clock` is "wall" or "cpu"."""
     check_solvable_ruleset(rules)
+    _clock(clock)
     game = new_search_game(rules, seed, deal)
     check_visibility(game, thoughtful)
-    return solve_game(game, timeout, max_positions)
+    return solve_game(game, timeout, max_positions, use_safe=use_safe, clock=clock,
+                      shorten_timeout=shorten_timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -823,11 +908,11 @@ def _worker_init(ruleset: str, options: dict[str, Any], search_path: tuple[str, 
     _WORKER["rules"] = load_ruleset(ruleset, options, search_path)
 
 
-def _worker_solve(job: tuple[int, bool, float | None, int]) -> dict[str, Any]:
+def _worker_solve(job: tuple[int, bool, float | None, int, dict[str, Any]]) -> dict[str, Any]:
     """One deal of a sample: its answer without the moves, and whether a solution replays to a win."""
-    seed, thoughtful, timeout, max_positions = job
+    seed, thoughtful, timeout, max_positions, keywords = job
     rules = _WORKER["rules"]
-    result = solve(rules, seed=seed, thoughtful=thoughtful, timeout=timeout, max_positions=max_positions)
+    result = solve(rules, seed=seed, thoughtful=thoughtful, timeout=timeout, max_positions=max_positions, **keywords)
     data = {"seed": seed, **result.as_dict()}
     del data["moves"]
     if result.answer == SOLVABLE:
@@ -839,14 +924,18 @@ def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: 
                  timeout: float | None = DEFAULT_TIMEOUT, jobs: int = 1, first_seed: int = 1,
                  max_positions: int = DEFAULT_MAX_POSITIONS,
                  progress: Callable[[dict[str, Any]], None] | None = None,
-                 search_path: tuple[str, ...] = ()) -> dict[str, Any]:
+                 search_path: tuple[str, ...] = (), *, use_safe: bool = True, clock: str = "wall",
+                 shorten_timeout: float | None = None) -> dict[str, Any]:
     """Solve seeds first_seed..first_seed+count-1 (in `jobs` processes, each compiling the ruleset
-    once) and sum up: the solvable share with its 95% Wilson interval, unknowns, time per deal."""
+    once) and sum up: the solvable share with its 95% Wilson interval, unknowns, time per deal.
+    The keywords are `solve_game`'s (a "cpu" clock counts each worker's own CPU time)."""
     rules = load_ruleset(ruleset, options, search_path)
     check_solvable_ruleset(rules)
+    _clock(clock)
     check_visibility(new_search_game(rules, seed=first_seed), thoughtful)
     seeds = range(first_seed, first_seed + count)
-    work = [(seed, thoughtful, timeout, max_positions) for seed in seeds]
+    keywords = {"use_safe": use_safe, "clock": clock, "shorten_timeout": shorten_timeout}
+    work = [(seed, thoughtful, timeout, max_positions, keywords) for seed in seeds]
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     if jobs <= 1:
@@ -863,7 +952,16 @@ def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: 
                 if progress:
                     progress(result)
     wall = time.perf_counter() - started
-    return summarise(rules, results, timeout, jobs, wall)
+    summary = summarise(rules, results, timeout, jobs, wall)
+    budget = shorten_budget(timeout, shorten_timeout)
+    summary.update({"clock": clock, "safe_moves": use_safe, "shorten_timeout": None if math.isinf(budget) else budget,
+                    "results": summary.pop("results")})
+    return summary
+
+
+def _median(values: Iterable[float]) -> float | None:
+    listed = list(values)
+    return round(statistics.median(listed), 4) if listed else None
 
 
 def summarise(rules: Ruleset, results: list[dict[str, Any]], timeout: float | None, jobs: int,
@@ -880,6 +978,9 @@ def summarise(rules: Ruleset, results: list[dict[str, Any]], timeout: float | No
         "unknown": answers[UNKNOWN],
         "median_seconds": round(statistics.median(times), 4) if times else None,
         "p90_seconds": round(percentile(times, 0.9), 4) if times else None,
+        # the two parts of a deal's time: the search, and the shortening of a solution found
+        "median_search_seconds": _median(r.get("search_seconds", r["seconds"]) for r in results),
+        "median_shorten_seconds": _median(r.get("shorten_seconds", 0.0) for r in results),
         "goal": results[0]["goal"] if results else ("win" if analyse(rules).can_win else "score"),
     }
     if summary["goal"] == "win":
@@ -929,10 +1030,13 @@ def _percent(x: float) -> str:
 def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Sequence[str], thoughtful: bool,
                   timeout: float | None, sample: int | None, jobs: int, as_json: bool, console: Console,
                   err_console: Console | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
-                  search_path: Sequence[str] = ()) -> int:
+                  search_path: Sequence[str] = (), use_safe: bool = True, clock: str = "wall",
+                  shorten_timeout: float | None = None) -> int:
     """`cardrules solve`: solve one deal (--seed or --deal) or a sample of seeds. Returns the exit
     code: 0 when the search answered (whatever the answer), 1 for an error or a refusal. A
-    timeout of None or infinity sets no time limit (the bound on positions kept still holds)."""
+    timeout of None or infinity sets no time limit (the bound on positions kept still holds);
+    a shortening timeout of None is a quarter of the timeout, infinity no limit. `use_safe`
+    False ignores the ruleset's `safe:` claims; `clock` ("wall" or "cpu") is what the timeouts count."""
     errors = err_console if err_console is not None else Console(stderr=True, highlight=False)
     try:
         if sample is not None:
@@ -946,6 +1050,10 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
             raise SolveError("--timeout must be a number of seconds, 0 or more (inf: no limit)")
         if timeout is not None and math.isinf(timeout):
             timeout = None
+        if shorten_timeout is not None and not shorten_timeout >= 0:
+            raise SolveError("--shorten-timeout must be a number of seconds, 0 or more (inf: no limit)")
+        if clock not in CLOCKS:
+            raise SolveError(f"--clock must be {' or '.join(CLOCKS)}, not {clock!r}")
         if max_positions < 1:
             raise SolveError("--max-positions needs a number of positions, 1 or more")
         chosen = _option_pairs(options)
@@ -954,14 +1062,15 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
         check_solvable_ruleset(rules)
         if sample is not None:
             return _sample_command(ruleset, rules, sample, thoughtful, timeout, max(1, jobs), as_json, console,
-                                   max_positions, folders)
+                                   max_positions, folders, use_safe=use_safe, clock=clock,
+                                   shorten_timeout=shorten_timeout)
         deal_text: list[str] | None = None
         if deal is not None:
             text = read_bounded(deal, str(deal), DealError)
             order = rules.deck.parse_order(text, str(deal), cards=rules.deck_cards.get(1))
             deal_text = [rules.deck.codes[c] for c in order]
         result = solve(rules, seed=seed, deal=deal_text, thoughtful=thoughtful, timeout=timeout,
-                       max_positions=max_positions)
+                       max_positions=max_positions, use_safe=use_safe, clock=clock, shorten_timeout=shorten_timeout)
     except CardrulesError as error:
         errors.print(Text(printable(format_error(error))), highlight=False)
         return 1
@@ -971,11 +1080,18 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
             result.reason = (f"the solution does not win when replayed ({check.outcome}: {check.reason}); "
                              f"it is {len(result.moves)} moves long")
     if as_json:
+        budget = shorten_budget(timeout, shorten_timeout)
         data = {"ruleset": rules.name, "seed": seed, "deal": deal_text if seed is None else None,
-                "options": rules.option_values, "thoughtful": thoughtful, "timeout": timeout, **result.as_dict()}
+                "options": rules.option_values, "thoughtful": thoughtful, "timeout": timeout,
+                "shorten_timeout": None if math.isinf(budget) else budget, **result.as_dict()}
         console.print(json.dumps(data, indent=2), markup=False, highlight=False, soft_wrap=True)
         return 0
-    stats = f"{result.nodes:,} positions, {result.seconds:.2f} s"
+    unit = " CPU" if clock == "cpu" else ""
+    stats = f"{result.nodes:,} positions, search {result.search_seconds:.2f} s{unit}"
+    if result.moves:
+        stats += f", shortening {result.shorten_seconds:.2f} s{unit}"
+    if not use_safe:
+        stats += ", safe: ignored"
     # Text, not markup: a reason may quote the ruleset (its end reasons), printed as it is.
     if result.goal == "win":
         if result.answer == SOLVABLE:
@@ -983,6 +1099,9 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
         elif result.answer == UNSOLVABLE:
             console.print(Text.assemble(("unsolvable", "bold red"), f": no reachable position wins ({stats}, "
                                         "all searched)"))
+            if use_safe and any(t.safe is not None for t in rules.moves):
+                console.print("this trusts the ruleset's safe: claims; --no-safe checks them", style="dim",
+                              markup=False, highlight=False)
         else:
             console.print(Text.assemble(("unknown", "bold yellow"), f": {result.reason} before an answer ({stats})"))
     else:
@@ -1006,8 +1125,10 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
 
 def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, timeout: float | None,
                     jobs: int, as_json: bool, console: Console, max_positions: int = DEFAULT_MAX_POSITIONS,
-                    search_path: tuple[str, ...] = ()) -> int:
+                    search_path: tuple[str, ...] = (), *, use_safe: bool = True, clock: str = "wall",
+                    shorten_timeout: float | None = None) -> int:
     done: list[dict[str, Any]] = []
+    keywords: dict[str, Any] = {"use_safe": use_safe, "clock": clock, "shorten_timeout": shorten_timeout}
 
     def progress(result: dict[str, Any]) -> None:
         done.append(result)
@@ -1019,17 +1140,20 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
     if status is not None:
         with status:
             summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs,
-                                   max_positions=max_positions, progress=progress, search_path=search_path)
+                                   max_positions=max_positions, progress=progress, search_path=search_path,
+                                   **keywords)
     else:
         summary = solve_sample(ruleset, dict(rules.option_values), count, thoughtful, timeout, jobs,
-                               max_positions=max_positions, search_path=search_path)
+                               max_positions=max_positions, search_path=search_path, **keywords)
     if as_json:
         console.print(json.dumps(summary, indent=2), markup=False, highlight=False, soft_wrap=True)
         return 0
     n = summary["deals"]
     head = [rules.title, f"seeds 1-{n}"] + [f"{k}={_option_text(v)}" for k, v in rules.option_values.items()]
-    head.append(f"timeout {timeout:g} s" if timeout is not None else "no timeout")
-    head.append(f"{jobs} job{'s' if jobs > 1 else ''}" + (", thoughtful" if thoughtful else ""))
+    unit = " CPU" if clock == "cpu" else ""
+    head.append(f"timeout {timeout:g} s{unit}" if timeout is not None else "no timeout")
+    head.append(f"{jobs} job{'s' if jobs > 1 else ''}" + (", thoughtful" if thoughtful else "")
+                + ("" if use_safe else ", safe: ignored"))
     console.print(Text("  ".join(head)), highlight=False)
     if summary["goal"] == "win":
         low, high = summary["interval"]
@@ -1048,12 +1172,13 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
                       f"(optimal {summary['optimal']}/{n}, unknown {summary['unknown']})"
                       if summary["mean_score"] is not None else f"no deal reached an end (unknown {summary['unknown']})",
                       markup=False, highlight=False)
-    console.print(f"time per deal: median {summary['median_seconds']:.2f} s, 90th percentile "
-                  f"{summary['p90_seconds']:.2f} s; wall {summary['wall_seconds']:.1f} s",
+    console.print(f"{'CPU time' if clock == 'cpu' else 'time'} per deal: median {summary['median_seconds']:.2f} s (search "
+                  f"{summary['median_search_seconds']:.2f} s, shortening {summary['median_shorten_seconds']:.2f} s), "
+                  f"90th percentile {summary['p90_seconds']:.2f} s; wall {summary['wall_seconds']:.1f} s",
                   markup=False, highlight=False)
     return 0
 
 
 __all__ = ["Analysis", "SolveError", "SolveResult", "analyse", "check_solvable_ruleset", "check_visibility",
-           "hidden_cards", "new_search_game", "percentile", "replay", "solve", "solve_command", "solve_game",
-           "solve_sample", "summarise", "wilson"]
+           "hidden_cards", "new_search_game", "percentile", "replay", "shorten_budget", "solve", "solve_command",
+           "solve_game", "solve_sample", "summarise", "wilson"]

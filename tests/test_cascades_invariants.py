@@ -22,6 +22,9 @@ GAMES = 500
 VARIANTS = [("cascades", False), ("cascades", True), ("cascades-v2", False), ("cascades-v2", True)]
 IDS = ["v1-basic", "v1-extended", "v2-basic", "v2-extended"]
 OUTCOMES = {"won", "lost", "limit"}
+# Random games stop here: a random player may draw on past a card it could play, and a game is
+# lost only when a whole cycle through the deck could play nothing, so such games run long.
+MAX_MOVES = 150
 
 
 @lru_cache(maxsize=None)
@@ -56,7 +59,7 @@ def check_position(game: Any, whole_deck: list[int]) -> None:
 
 def play_checked(rules: Any, seed: int) -> Any:
     """A random game (the random bot, seeded with the game's seed), checked after every move."""
-    game = rules.new_game(seed=seed)
+    game = rules.new_game(seed=seed, max_moves=MAX_MOVES)
     bot = make_bot("random", seed)
     whole_deck = list(range(len(rules.deck)))
     check_position(game, whole_deck)
@@ -96,7 +99,8 @@ def test_random_games_keep_every_card_grow_tiers_hide_face_down_cards_and_end(na
 
 
 def replay(rules: Any, seed: int, deal: list[str] | None = None) -> Any:
-    game = rules.new_game(seed=seed) if deal is None else rules.new_game(deal=deal)
+    game = rules.new_game(seed=seed, max_moves=MAX_MOVES) if deal is None else \
+        rules.new_game(deal=deal, max_moves=MAX_MOVES)
     bot = make_bot("random", seed)
     while not game.is_over:
         game.apply(bot.choose(game))
@@ -119,7 +123,7 @@ def test_the_same_seed_gives_the_same_game(name: str, extended: bool) -> None:
 def test_undo_restores_the_position_in_random_games(name: str, extended: bool) -> None:
     rules = rules_for(name, extended)
     for seed in range(0, GAMES, 25):
-        game = rules.new_game(seed=seed)
+        game = rules.new_game(seed=seed, max_moves=MAX_MOVES)
         bot = make_bot("random", seed)
         while not game.is_over:
             snap = (tuple(tuple(p) for p in game.state.piles), bytes(game.state.up), tuple(game.state.vars),

@@ -705,33 +705,66 @@ def test_a_pass_that_plays_nothing_does_not_end_the_game_while_a_draw_pile_is_st
     assert game.variable("passes") == 3
 
 
-def test_the_game_is_lost_after_a_whole_pass_with_every_draw_pile_open_plays_nothing() -> None:
+def test_a_cycle_with_every_draw_pile_open_is_not_lost_while_a_draw_pile_card_could_be_played() -> None:
+    # Reading (GAMES.md): the game ends when a whole pass, with all draw piles open, *can* play
+    # nothing. Here the tops of draw piles 2 and 3 fit tier 1 after pass 3 and stay unplayed.
     game = rules_for(1).new_game(deal=list(BASIC))
     first_pass(game)
     for _ in range(2):
         pass_without_playing(game)
     assert game.variable("passes") == 3 and not game.is_over
-    draw_through(game)
-    assert not game.is_over
-    play(game, "redeal")
-    assert game.is_over and game.outcome == "lost"
-    assert "pass" in game.reason
-    assert game.legal_moves() == []
+    for n in range(2):  # passes 4 and 5: nothing played, but d3>t1 offered all along
+        while pile(game, "stock"):
+            assert "d3>t1" in texts(game)
+            play(game, "draw")
+        play(game, "redeal")
+        assert not game.is_over, n
+    play(game, "d3>t1")
+    assert tier(game, 1)[-1] == "Origin"
 
 
-def test_the_game_is_lost_after_the_first_fruitless_pass_following_passes_that_played() -> None:
-    game = chain_game()
-    open_chain_game(game)
-    for _ in CHAIN:
-        draw_through(game)
-        play(game, "w>t1", "redeal")
-    assert not game.is_over
-    pass_without_playing(game)
-    assert game.is_over and game.outcome == "lost"
-    assert game.scores() == [1 + len(CHAIN)]
+def position(game: Any) -> tuple[Any, ...]:
+    """Every card, where it lies and which way up (for the cycle rule: variables are not part of it)."""
+    zones = [z for z in ("stock", "waste", "tier", "reserve", "aces") if z in game.rules.zones]
+    return tuple((tuple(pile(game, z, i)), tuple(faces(game, z, i)))
+                 for z in zones for i in range(len(game.rules.zones[z].piles)))
 
 
-def test_a_card_played_from_a_draw_pile_counts_as_a_play_in_that_pass() -> None:
+def random_game(game: Any, rng: random.Random) -> None:
+    """Random play that prefers plays a little, so games get long."""
+    while not game.is_over:
+        moves = game.legal_moves()
+        plays = [m for m in moves if ">" in str(m)]
+        game.apply(rng.choice(plays if plays and rng.random() < 0.7 else moves))
+
+
+STOCK_TURNS = {"draw", "redeal"}
+
+
+@pytest.mark.parametrize(("version", "seed"), [(1, 233), (1, 51), (2, 36), (2, 0)])
+def test_the_game_is_lost_as_soon_as_a_whole_cycle_through_the_deck_could_play_nothing(version: int, seed: int) -> None:
+    game = rules_for(version).new_game(seed=seed)
+    random_game(game, random.Random(seed))
+    assert game.outcome == "lost" and "cycle" in game.reason
+    # Walk back through the stock turns that ended it: back to the position it came back to,
+    # every position offered only stock turns (with every draw pile open), and none repeated before.
+    final = position(game)
+    walked = []
+    while True:
+        assert game.history and game.history[-1].name in STOCK_TURNS
+        game.undo()
+        assert texts(game) <= STOCK_TURNS, texts(game)
+        if version == 1:
+            assert game.variable("passes") >= 3
+        here = position(game)
+        assert here not in walked  # the game ended at the first position to come back
+        walked.append(here)
+        if here == final:
+            break
+    assert len(walked) >= 2
+
+
+def test_a_card_played_from_a_draw_pile_breaks_the_cycle() -> None:
     # Author, the first card turned, starts tier 1; Journey, atop draw pile 1, follows it by Moons.
     game = v1_game(turns(["Author"]), piles=[["Journey"], [], []])
     first_pass(game)
@@ -739,10 +772,10 @@ def test_a_card_played_from_a_draw_pile_counts_as_a_play_in_that_pass() -> None:
         pass_without_playing(game)
     assert game.variable("passes") == 3 and not game.is_over
     play(game, "d1>t1")
+    before = texts(game)
     pass_without_playing(game)
     assert not game.is_over
-    pass_without_playing(game)
-    assert game.is_over and game.outcome == "lost"
+    assert texts(game) == before  # the same position as after the play: offered as much
 
 
 # Full games found by search: (card, tier) in play order. Basic: each tier holds one of each
@@ -954,12 +987,16 @@ def test_v2_follows_the_same_rank_rules() -> None:
     assert tier(game, 2) == ["Soldier"]
 
 
-def test_v2_a_whole_pass_that_plays_nothing_ends_the_game_as_lost() -> None:
-    game = v2_game()
-    draw_through(game)
-    assert not game.is_over
+def test_v2_drawing_through_while_a_card_fits_and_redealing_does_not_lose() -> None:
+    # Seed 1: w>t1 is legal along the way; the player only turns the deck.
+    game = load_ruleset("cascades-v2").new_game(seed=1)
+    offered = False
+    while pile(game, "stock"):
+        play(game, "draw")
+        offered = offered or "w>t1" in texts(game)
+    assert offered
     play(game, "redeal")
-    assert game.is_over and game.outcome == "lost"
+    assert not game.is_over and game.outcome is None
     assert game.variable("passes") == 1
 
 
@@ -1068,34 +1105,44 @@ def expected_moves(game: Any, version: int) -> set[str]:
 def test_legal_moves_and_endings_in_random_games_follow_the_rules(version: int, extended: bool) -> None:
     rules = rules_for(version, extended)
     for seed in range(60):
-        game = rules.new_game(seed=seed)
+        game = rules.new_game(seed=seed, max_moves=400)  # some draw on past cards that could be played
         rng = random.Random(seed)
-        played_this_pass = False
+        # The cycle rule, stated apart: the positions since the last play (while every draw pile is
+        # open), and whether any of them offered a play.
+        cycle: tuple[set[Any], bool] | None = None
         while not game.is_over:
             expected = expected_moves(game, version)
             assert texts(game) == expected, (seed, [str(m) for m in game.history])
-            # Prefer plays a little, so games get long.
+            counts = version == 2 or game.variable("passes") >= 3
+            before = (position(game), bool(expected - STOCK_TURNS)) if counts else None
             moves = game.legal_moves()
             plays = [m for m in moves if ">" in str(m)]
             move = rng.choice(plays if plays and rng.random() < 0.7 else moves)
-            passes_before = game.variable("passes")
             game.apply(move)
-            text = str(move)
-            if ">" in text:
-                played_this_pass = True
             zones = game.view(0)["zones"]
             all_placed = not zones["stock"] and not zones["waste"] and \
                 (version == 2 or not any(zones["reserve"]))
+            closed = False
+            if move.name in STOCK_TURNS and (version == 2 or game.variable("passes") >= 3):
+                here, offered = position(game), bool(expected_moves(game, version) - STOCK_TURNS)
+                if cycle is None and before is None:  # every pile has just opened: a cycle begins here
+                    cycle = ({here}, offered)
+                else:
+                    seen, any_offered = cycle if cycle is not None else ({before[0]}, before[1])
+                    closed = here in seen and not any_offered
+                    cycle = (seen | {here}, any_offered or (offered and here not in seen))
+            else:
+                cycle = None
             if all_placed:
                 assert game.outcome == "won"
-            elif text == "redeal" and not played_this_pass and (version == 2 or passes_before >= 3):
-                assert game.outcome == "lost", (seed, [str(m) for m in game.history])
+            elif closed:
+                assert game.outcome == "lost" and "cycle" in game.reason, (seed, [str(m) for m in game.history])
+            elif game.is_over and len(game.history) == game.max_moves:
+                assert game.outcome == "limit"  # drawing on while a card could be played
             elif game.is_over:
                 assert game.outcome == "lost" and expected_moves(game, version) == set(), seed
             else:
-                assert game.outcome is None
-            if text == "redeal":
-                played_this_pass = False
+                assert game.outcome is None, (seed, [str(m) for m in game.history])
 
 
 def test_v1_the_first_card_turned_must_be_played_before_the_deck_is_turned_again() -> None:

@@ -953,8 +953,16 @@ def test_the_game_is_lost_when_no_move_is_possible() -> None:
     assert game.reason
 
 
+# "Lost when the only possible move is to recycle the stock" (GAMES.md, revised reading): lost as
+# soon as a whole cycle through the stock (every turn and the recycle, back to the position where
+# the cycle began) has offered no move but stock turns. What counts is what could be played.
+
+STOCK_TURNS = {"draw", "redeal"}
+
+
 @pytest.mark.parametrize(("draw", "scoring"), COMBOS, ids=COMBO_IDS)
-def test_the_game_is_lost_after_a_whole_pass_of_only_stock_turns(draw: int, scoring: str) -> None:
+def test_the_game_is_lost_when_a_whole_cycle_through_the_stock_offered_only_stock_turns(
+        draw: int, scoring: str) -> None:
     game = new_game(dead_deal(), draw=draw, scoring=scoring)
     for _ in range(24 // draw):
         assert texts(game) == {"draw"}
@@ -965,43 +973,150 @@ def test_the_game_is_lost_after_a_whole_pass_of_only_stock_turns(draw: int, scor
         return
     assert not game.is_over
     assert texts(game) == {"redeal"}
-    play(game, "redeal")
+    play(game, "redeal")  # back to the deal's own position: the cycle closes here, not a pass later
     assert game.is_over and game.outcome == "lost"
+    assert "cycle" in game.reason
     assert game.legal_moves() == []
 
 
 @pytest.mark.parametrize("draw", DRAWS)
-def test_the_game_is_lost_when_the_stock_turns_were_the_only_moves_made_in_a_pass(draw: int) -> None:
-    # Plays were possible (AC and 2C to the foundation), but only stock turns were made.
+def test_drawing_through_the_stock_to_look_does_not_lose_while_a_card_can_be_played(draw: int) -> None:
+    # AC and 2C could go to the foundation all along; the player only turns the stock.
     game = new_game(make_deal(layout(PASS_TOPS)), draw=draw, scoring="standard")
-    draw_until_stock_empty(game)
+    for n in range(3):
+        assert {"t1>f1", "draw"} <= texts(game)
+        draw_until_stock_empty(game)
+        play(game, "redeal")
+        assert not game.is_over, n
+    assert game.variable("passes") == 4
+    play(game, "t1>f1", "t7>f1")  # the cards were playable after all
+    assert found(game, 1) == ["AC", "2C"]
+
+
+def test_drawing_through_seed_1_and_redealing_does_not_lose() -> None:
+    game = load_ruleset("klondike").new_game(seed=1)
+    assert "t6>f1" in texts(game)  # an Ace on column 6
+    for _ in range(24):
+        play(game, "draw")
+        assert "t6>f1" in texts(game)
     play(game, "redeal")
-    assert game.is_over and game.outcome == "lost"
+    assert not game.is_over and game.outcome is None
+
+
+# "Deal A": nothing but stock turns is ever possible except for the AH, placed in the stock so that
+# it is on the waste's top after ``AH_DRAWS[draw]`` turns. Tableau tops are black 3-6; the other
+# Aces, the red 2-5 (which would fit on a top) are hidden; once the AH is home, nothing can follow it.
+AH_DEAL_TOPS = ["3C", "3S", "4C", "4S", "5C", "5S", "6C"]
+AH_DEAL_HIDDEN = ["AC", "AD", "AS", "2D", "2H", "3D", "3H", "4D", "4H", "5D", "5H"]
+AH_STOCK_INDEX = 11  # the 12th stock card: on top after 12 turns of one, or 4 turns of three
+AH_DRAWS = {1: 12, 3: 4}
+
+
+def ah_deal() -> list[str]:
+    hidden = iter(AH_DEAL_HIDDEN)
+    cols: list[list[str | None]] = [[next(hidden, None) for _ in range(i)] + [AH_DEAL_TOPS[i]] for i in range(7)]
+    stock: list[str | None] = [None] * AH_STOCK_INDEX + ["AH"]
+    deal = make_deal(cols, stock)
+    assert not any(is_red(c) and c[0] in "2345" or c[0] == "A" and c != "AH" for c in deal[28:])
+    return deal
+
+
+def ah_game(draw: int, scoring: str = "standard") -> Any:
+    game = new_game(ah_deal(), draw=draw, scoring=scoring)
+    for _ in range(AH_DRAWS[draw]):
+        assert texts(game) == {"draw"}
+        play(game, "draw")
+    assert pile(game, "waste")[-1] == "AH"
+    return game
 
 
 @pytest.mark.parametrize("draw", DRAWS)
-@pytest.mark.parametrize("when", ["start", "middle", "end"])
-def test_the_game_is_not_lost_when_a_card_was_played_during_the_pass(draw: int, when: str) -> None:
-    stock: list[str | None] = [None] * 24
-    if when != "start":
-        stock[11 if when == "middle" else 23] = "AH"  # on the waste top after 12 draws / the last draw
-    tops: dict[int, Sequence[str | None]] = {1: ["AC"]} if when == "start" else {}
-    game = new_game(make_deal(layout(tops), stock), draw=draw, scoring="standard")
-    if when == "start":
-        play(game, "t1>f1")
-    else:
-        while pile(game, "waste")[-1:] != ["AH"]:
+def test_a_card_offered_only_from_the_waste_keeps_the_game_going(draw: int) -> None:
+    game = ah_game(draw)
+    assert texts(game) == {"draw", "w>f1", "w>f2", "w>f3", "w>f4"}
+    for n in range(3):  # never played, but offered on every pass
+        draw_until_stock_empty(game)
+        play(game, "redeal")
+        assert not game.is_over, n
+        for _ in range(AH_DRAWS[draw]):
             play(game, "draw")
-        play(game, "w>f1")
+        assert "w>f1" in texts(game)
+
+
+def test_a_cycle_that_starts_mid_stock_closes_where_it_began_draw1() -> None:
+    game = ah_game(1)
+    play(game, "w>f1")  # the cycle begins here: stock 12, waste 11
+    assert len(pile(game, "stock")) == 12
     draw_until_stock_empty(game)
     play(game, "redeal")
-    assert not game.is_over
+    for _ in range(10):
+        play(game, "draw")
+        assert not game.is_over
+    play(game, "draw")  # stock 12 and waste 11 again, in the same order: the cycle is closed
+    assert len(pile(game, "stock")) == 12
+    assert game.is_over and game.outcome == "lost" and "cycle" in game.reason
+
+
+def test_a_draw3_cycle_that_starts_off_the_stock_orbit_closes_when_a_position_comes_back() -> None:
+    # After the AH goes home mid-stock the stock holds 12 cards; turns of three from 23 never
+    # leave 12, but the stock turned through (stock empty, the waste in deck order) comes back:
+    # the cycle closes there, on the second pass, without waiting for its redeal.
+    game = ah_game(3)
+    play(game, "w>f1")
+    assert len(pile(game, "stock")) == 12
+    draw_until_stock_empty(game)
+    play(game, "redeal")
+    for n in range(7):  # 23 cards: 7 turns of three and one of two
+        play(game, "draw")
+        assert not game.is_over, n
+    play(game, "draw")
+    assert pile(game, "stock") == [] and len(pile(game, "waste")) == 23
+    assert game.is_over and game.outcome == "lost" and "cycle" in game.reason
+
+
+def test_vegas_draw3_loses_by_the_cycle_before_the_pass_limit_is_reached() -> None:
+    game = ah_game(3, scoring="vegas")
+    play(game, "w>f1")
+    draw_until_stock_empty(game)
+    play(game, "redeal")  # pass 2
+    draw_until_stock_empty(game)  # the turned-through stock of pass 1 comes back
     assert game.variable("passes") == 2
-    # The next pass has nothing but stock turns: now the game is lost.
+    assert game.is_over and game.outcome == "lost" and "cycle" in game.reason
+
+
+def test_vegas_draw3_a_play_on_the_last_pass_ends_with_no_move_when_the_stock_runs_out() -> None:
+    game = ah_game(3, scoring="vegas")
     draw_until_stock_empty(game)
-    assert not game.is_over
+    play(game, "redeal")  # pass 2, the AH left unplayed
+    draw_until_stock_empty(game)
+    play(game, "redeal")  # pass 3: no cycle closed, the AH was offered
+    assert not game.is_over and game.variable("passes") == 3
+    for _ in range(AH_DRAWS[3]):
+        play(game, "draw")
+    play(game, "w>f1")
+    draw_until_stock_empty(game)
+    assert "redeal" not in texts(game)  # the pass limit
+    assert game.is_over and game.outcome == "lost" and "cycle" not in game.reason
+
+
+def test_vegas_draw1_never_completes_a_cycle_the_single_pass_runs_out() -> None:
+    game = ah_game(1, scoring="vegas")
+    play(game, "w>f1")
+    draw_until_stock_empty(game)
+    assert game.is_over and game.outcome == "lost" and "cycle" not in game.reason
+
+
+@pytest.mark.parametrize("draw", DRAWS)
+def test_a_play_during_the_cycle_starts_it_again(draw: int) -> None:
+    game = ah_game(draw)
+    draw_until_stock_empty(game)
     play(game, "redeal")
-    assert game.is_over and game.outcome == "lost"
+    for _ in range(AH_DRAWS[draw]):
+        play(game, "draw")
+    play(game, "w>f1")  # on the second pass: a new cycle begins here
+    draw_until_stock_empty(game)
+    play(game, "redeal")
+    assert not game.is_over
 
 
 def test_a_move_limit_ends_the_game_as_limit() -> None:
@@ -1055,7 +1170,7 @@ def test_undo_of_a_redeal_restores_waste_stock_and_passes(draw: int) -> None:
     game.undo()
     assert snapshot(game) == before
     assert pile(game, "stock") == [] and len(pile(game, "waste")) == 24 and all(faces(game, "waste"))
-    assert game.variable("passes") == 1 and game.variable("played_this_pass") is True
+    assert game.variable("passes") == 1
 
 
 def test_undo_of_a_losing_redeal_reopens_the_game() -> None:
@@ -1066,7 +1181,20 @@ def test_undo_of_a_losing_redeal_reopens_the_game() -> None:
     assert game.is_over and game.outcome == "lost"
     game.undo()
     assert not game.is_over and snapshot(game) == before
-    assert game.variable("stalled") is False
+    play(game, "redeal")  # the cycle is followed again exactly as before the undo
+    assert game.is_over and game.outcome == "lost"
+
+
+@pytest.mark.parametrize("draw", DRAWS)
+def test_a_clone_follows_the_cycle_under_way(draw: int) -> None:
+    game = new_game(dead_deal(), draw=draw, scoring="none")
+    draw_until_stock_empty(game)
+    play(game, "redeal")
+    assert game.is_over
+    game.undo()
+    clone = game.clone()
+    play(clone, "redeal")
+    assert clone.is_over and clone.outcome == "lost"  # a clone follows the same cycle
 
 
 def test_undo_then_replay_gives_the_same_state() -> None:

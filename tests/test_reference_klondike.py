@@ -574,7 +574,7 @@ def test_game_is_lost_when_no_legal_move_is_left() -> None:
 
 
 @pytest.mark.parametrize("draw", [1, 3])
-def test_redeal_after_a_pass_without_play_loses(draw: int) -> None:
+def test_a_whole_cycle_that_offered_only_stock_turns_loses_at_the_redeal(draw: int) -> None:
     deal = dead_deal()
     game = ReferenceKlondike(deal, draw=draw, scoring="standard")
     while "draw" in game.legal_moves():
@@ -588,18 +588,15 @@ def test_redeal_after_a_pass_without_play_loses(draw: int) -> None:
     assert game.legal_moves() == []
 
 
-def test_play_in_a_pass_avoids_the_redeal_loss_but_next_empty_pass_loses() -> None:
+def test_drawing_through_while_a_card_could_be_played_does_not_lose() -> None:
     game = ReferenceKlondike(make_deal(TABLEAU), draw=1, scoring="standard")
-    game.apply("draw")
-    game.apply("t1>f1")  # a play in the middle of the first pass
-    while "draw" in game.legal_moves():
-        game.apply("draw")
-    game.apply("redeal")
-    assert not game.is_over
-    while "draw" in game.legal_moves():
-        game.apply("draw")
-    game.apply("redeal")
-    assert game.is_over and game.outcome == "lost"
+    for _ in range(3):  # t1>f1 offered all along, never played
+        assert "t1>f1" in game.legal_moves()
+        while "draw" in game.legal_moves():
+            game.apply("draw")
+        game.apply("redeal")
+        assert not game.is_over
+    game.apply("t1>f1")
 
 
 def test_foundation_to_tableau_counts_as_a_play() -> None:

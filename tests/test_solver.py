@@ -8,7 +8,7 @@ import json
 import math
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import pytest
 from rich.console import Console
@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 
 from cardrules import load_ruleset
 from cardrules.cli import app
-from cardrules.solver import (BEST_FOUND, OPTIMAL, SOLVABLE, UNKNOWN, UNSOLVABLE, SolveError, analyse, replay, solve,
-                              solve_command, solve_sample, wilson)
+from cardrules.engine import Game
+from cardrules.solver import (BEST_FOUND, OPTIMAL, SOLVABLE, UNKNOWN, UNSOLVABLE, SolveError, analyse, new_search_game,
+                              replay, solve, solve_command, solve_game, solve_sample, wilson)
 from conftest import ROOT
 from intervals import wilson as reference_wilson
 
@@ -54,10 +55,10 @@ def oracle(rules: Any, seed: int | None = None, deal: str | None = None) -> tupl
 
 def command(*, ruleset: str, seed: int | None = None, deal: Path | None = None, options: tuple[str, ...] = (),
             thoughtful: bool = False, timeout: float | None = 10.0, sample: int | None = None, jobs: int = 1,
-            as_json: bool = False) -> tuple[int, str, str]:
+            as_json: bool = False, **keywords: Any) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = solve_command(ruleset, seed, deal, list(options), thoughtful, timeout, sample, jobs, as_json,
-                         Console(file=out, width=200, highlight=False), Console(file=err, width=200))
+                         Console(file=out, width=200, highlight=False), Console(file=err, width=200), **keywords)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -253,6 +254,146 @@ def test_a_win_that_an_effect_declares_is_found(tmp_path: Path) -> None:
     assert result.answer == SOLVABLE and replay(other, result.moves, seed=1).outcome == "won"
 
 
+# -- safe moves, checked: the same definite answers with and without them -------------------------
+
+# Klondike before issue 12: a waste card was safe to play home when drawing three too, though
+# taking it changes which cards later turns of the stock bring up.
+UNSOUND_SAFE = ("card.rank <= 2 or count(f for f in foundation if not empty(f) and top(f).color != card.color "
+                "and top(f).rank >= card.rank - 1) == 2")
+
+
+def mini_klondike(folder: Path, safe: str | None = None) -> str:
+    """The bundled Klondike, its `safe:` included (or `safe`), cut down to the Ace to Three of four
+    suits and two columns (three cards dealt, nine in the stock): most deals' positions can be
+    searched to the end with and without safe moves in well under a second."""
+    text = ("extends: klondike\nruleset: mini-klondike\ndeck:\n  name: standard-52\n  where: \"card.rank <= 3\"\n"
+            "zones:\n  tableau: {count: 2}\nfunctions:\n"
+            "  \"fits_tableau(c, t)\": \"c.rank == 3 if empty(t) else (top(t).color != c.color and top(t).rank == c.rank + 1)\"\n"
+            "end:\n  when:\n    - if: \"all(size(f) == 3 for f in foundation)\"\n      result: won\n")
+    if safe is not None:
+        text += f"moves:\n  to_foundation:\n    safe: \"{safe}\"\n"
+    path = folder / "mini-klondike.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def compare_safe(rules: Any, seeds: Iterable[int], timeout: float | None) -> tuple[dict[str, int], list[tuple[int, str, str]]]:
+    """Solve each deal with and without safe moves (a budget of CPU time each, the moves not
+    shortened): how many deals got each definite answer both ways, and the deals where the two
+    definite answers differ."""
+    agreed: dict[str, int] = {SOLVABLE: 0, UNSOLVABLE: 0}
+    clashes = []
+    for seed in seeds:
+        answers = []
+        for use_safe in (True, False):
+            result = solve(rules, seed=seed, thoughtful=True, timeout=timeout, clock="cpu", shorten_timeout=0,
+                           use_safe=use_safe)
+            assert result.safe_moves is use_safe
+            if result.answer == SOLVABLE:  # and the moves win
+                assert replay(rules, result.moves, seed=seed).outcome == "won", (seed, use_safe)
+            answers.append(result.answer)
+        if UNKNOWN in answers:
+            continue
+        if answers[0] == answers[1]:
+            agreed[answers[0]] += 1
+        else:
+            clashes.append((seed, answers[0], answers[1]))
+    return agreed, clashes
+
+
+@pytest.mark.parametrize("case, draw, seeds, timeout, solvable, unsolvable", [  # CPU seconds per search
+    ("tiny", None, range(1, 41), None, 30, 3),       # every position searched both ways
+    ("mini", 1, range(1, 41), 0.5, 25, 0),           # draw 1: nearly every deal is won
+    ("mini", 3, range(1, 41), 0.5, 15, 10),
+    # Real deals: a search of a second proves no loss, so these are the deals among seeds 1-12
+    # that both searches win in well under a second (benchmarks/solver_safe.py compares 200).
+    ("klondike", 1, (1, 2, 6, 8, 10), 1.0, 4, 0),
+    ("klondike", 3, (2, 10, 11, 12), 1.0, 3, 0),
+])
+def test_safe_moves_never_change_a_definite_answer(tmp_path: Path, case: str, draw: int | None, seeds: Iterable[int],
+                                                   timeout: float | None, solvable: int, unsolvable: int) -> None:
+    """`solve --no-safe` checks the ruleset's `safe:` claims: where both searches answer, they agree.
+    An unknown on either side is no disagreement, so each case needs enough definite answers."""
+    if case == "tiny":
+        rules = load_ruleset(TINY)
+    else:
+        rules = load_ruleset(mini_klondike(tmp_path) if case == "mini" else "klondike", {"draw": draw})
+    assert any(t.safe is not None for t in rules.moves)
+    agreed, clashes = compare_safe(rules, seeds, timeout)
+    assert clashes == []
+    assert agreed[SOLVABLE] >= solvable and agreed[UNSOLVABLE] >= unsolvable, agreed
+
+
+def test_no_safe_catches_the_unsound_claim_that_lost_a_draw_three_win(tmp_path: Path) -> None:
+    """The check has teeth: with Klondike's old `safe:` (a waste card home, drawing three), the
+    search that trusts it calls a deal unsolvable that the one without it wins."""
+    rules = load_ruleset(mini_klondike(tmp_path, UNSOUND_SAFE), {"draw": 3})
+    trusting = solve(rules, seed=3, thoughtful=True, timeout=None)
+    checking = solve(rules, seed=3, thoughtful=True, timeout=None, use_safe=False)
+    assert (trusting.answer, checking.answer) == (UNSOLVABLE, SOLVABLE)
+    assert replay(rules, checking.moves, seed=3).outcome == "won"
+    _, clashes = compare_safe(rules, range(1, 11), None)  # seeds 3, 8 and 9 today
+    assert len(clashes) >= 2 and all((a, b) == (UNSOLVABLE, SOLVABLE) for _, a, b in clashes), clashes
+    sound = load_ruleset(mini_klondike(tmp_path), {"draw": 3})
+    assert solve(sound, seed=3, thoughtful=True, timeout=None).answer == SOLVABLE
+
+
+def test_no_safe_never_asks_whether_a_move_is_safe(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = load_ruleset(TINY)
+    trusted = solve(rules, seed=1)
+    assert trusted.safe_moves and trusted.answer == SOLVABLE
+
+    def refuse(self: Game, move: Any) -> bool:
+        raise AssertionError("is_safe asked")
+    monkeypatch.setattr(Game, "is_safe", refuse)
+    result = solve(rules, seed=1, use_safe=False)
+    assert result.answer == SOLVABLE and not result.safe_moves
+    code, out, _ = command(ruleset=TINY, seed=1, use_safe=False, as_json=True)
+    assert code == 0 and json.loads(out)["safe_moves"] is False and json.loads(out)["answer"] == SOLVABLE
+    summary = solve_sample(TINY, {}, 5, use_safe=False)
+    assert summary["safe_moves"] is False and summary["unknown"] == 0
+    cli = CliRunner().invoke(app, ["solve", TINY, "--seed", "1", "--no-safe"], env={"COLUMNS": "200"})
+    assert cli.exit_code == 0 and cli.output.startswith("solvable in ") and "safe: ignored" in cli.output
+
+
+def test_klondike_draw_three_seed_21_is_solvable() -> None:
+    """Issue 12: it was called unsolvable while Klondike's `safe:` let a waste card home when drawing three."""
+    rules = load_ruleset("klondike-draw3")
+    result = solve(rules, seed=21, thoughtful=True, timeout=30, clock="cpu")  # about 3 s
+    assert result.answer == SOLVABLE
+    game = replay(rules, result.moves, seed=21)
+    assert game.outcome == "won" and len(game.history) == len(result.moves)
+
+
+# -- solving from where a game stands -------------------------------------------------------------
+
+def test_a_game_that_has_moved_is_solved_from_where_it_stands() -> None:
+    rules = load_ruleset("klondike")
+    first = solve(rules, seed=2, thoughtful=True, timeout=20, clock="cpu")
+    assert first.answer == SOLVABLE
+    game = new_search_game(rules, seed=2)
+    for text in first.moves[:6]:
+        game.apply(game.parse_move(text))
+    played = [str(m) for m in game.history]
+    result = solve_game(game, timeout=20, clock="cpu")
+    assert result.answer == SOLVABLE and result.moves
+    assert [str(m) for m in game.history] == played  # left where it stood
+    there = game.clone()
+    for text in result.moves:
+        there.apply(there.parse_move(text))
+    assert there.outcome == "won"
+    assert replay(rules, played + result.moves, seed=2).outcome == "won"
+    # a score search too: the best score from here, with the moves from here
+    bank = load_ruleset(TINY_BANK)
+    game = new_search_game(bank, seed=7)
+    game.apply(game.legal_moves()[0])
+    best = solve_game(game, timeout=None)
+    there = game.clone()
+    for text in best.moves:
+        there.apply(there.parse_move(text))
+    assert best.answer == OPTIMAL and there.scores()[0] == best.score
+
+
 # -- scores without a win ----------------------------------------------------------------------
 
 def test_a_score_only_ruleset_gets_its_best_score_optimal() -> None:
@@ -280,16 +421,30 @@ def test_dollartaire_reports_a_best_score_whose_moves_reach_it() -> None:
 
 # -- what the search keys positions by ---------------------------------------------------------
 
-def test_only_variables_that_steer_the_game_tell_positions_apart() -> None:
-    def names(rules: Any, slots: Any) -> set[str]:
-        return {name for name, v in rules.variables.items() if v.slot in slots}
+def variable_names(rules: Any, slots: Any) -> set[str]:
+    return {name for name, v in rules.variables.items() if v.slot in slots}
 
+
+def test_only_variables_that_steer_the_game_tell_positions_apart(tmp_path: Path) -> None:
+    # Klondike's variables: `score` (only added to, and read by the final score and `on_end`),
+    # `balance` (set by `on_end`, never read) and `passes` (added to by `redeal`, read only by
+    # `may_redeal()`, which folds to true unless the scoring is Vegas). Its loss when only stock
+    # turns are left is `end.cycle`, which looks at cards and moves, not variables.
     standard = load_ruleset("klondike")
-    assert names(standard, analyse(standard).relevant) == {"played_this_pass", "stalled"}
-    vegas = load_ruleset("klondike", {"scoring": "vegas"})  # the number of passes is limited
-    assert names(vegas, analyse(vegas).relevant) == {"passes", "played_this_pass", "stalled"}
+    assert set(standard.variables) == {"score", "passes", "balance"}
+    assert variable_names(standard, analyse(standard).relevant) == set()
+    for options in ({"scoring": "vegas"}, {"scoring": "vegas", "cumulative": True}):
+        vegas = load_ruleset("klondike", options)  # the number of passes is limited
+        assert variable_names(vegas, analyse(vegas).relevant) == {"passes"}
+    # A variable read by `end.cycle`'s `when` decides when the game ends: it counts.
+    variant = tmp_path / "cycle-when.yaml"
+    variant.write_text("extends: klondike\nruleset: cycle-when\nend:\n  cycle:\n    when: \"passes > 2\"\n",
+                       encoding="utf-8")
+    counted = load_ruleset(str(variant))
+    assert counted.cycle is not None and counted.cycle.when is not None
+    assert variable_names(counted, analyse(counted).relevant) == {"passes"}
     dollars = load_ruleset("dollartaire")
-    assert analyse(dollars).relevant == () and names(dollars, analyse(dollars).objective) == {"wallet_total"}
+    assert analyse(dollars).relevant == () and variable_names(dollars, analyse(dollars).objective) == {"wallet_total"}
 
 
 # -- timeouts and samples ----------------------------------------------------------------------
@@ -305,6 +460,45 @@ def test_running_out_of_time_gives_unknown() -> None:
     assert data["answer"] == UNKNOWN and data["moves"] == [] and {"nodes", "seconds"} <= set(data)
 
 
+def test_search_and_shortening_are_timed_apart_each_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules import solver
+    rules = load_ruleset("klondike")
+    budgets: list[float] = []
+    shorten = solver._Search.shorten
+
+    def spy(self: Any, moves: list[str], deadline: float) -> list[str]:
+        budgets.append(deadline - self.clock())
+        return shorten(self, moves, deadline)
+    monkeypatch.setattr(solver._Search, "shorten", spy)
+    result = solve(rules, seed=1, thoughtful=True, timeout=8, clock="cpu")
+    assert result.answer == SOLVABLE and result.clock == "cpu"
+    assert 1.5 < budgets[-1] <= 8 * solver.SHORTEN_SHARE  # a quarter of the search's budget, by default
+    assert result.seconds == pytest.approx(result.search_seconds + result.shorten_seconds)
+    assert result.shorten_seconds > 0 and result.search_seconds > 0
+    solve(rules, seed=1, thoughtful=True, timeout=8, shorten_timeout=0.25)
+    assert budgets[-1] <= 0.25
+    raw = solve(rules, seed=1, thoughtful=True, timeout=8, shorten_timeout=0)  # not shortened at all
+    assert len(budgets) == 2 and len(raw.moves) > len(result.moves) and raw.shorten_seconds < 0.05
+    assert replay(rules, raw.moves, seed=1).outcome == "won"
+    # a shortening past its deadline keeps the moves it has
+    game = new_search_game(rules, seed=1)
+    search = solver._Search(game, analyse(rules), math.inf, 10 ** 6)
+    assert shorten(search, raw.moves, search.clock() - 1) == raw.moves and not game.history
+    # the command: apart in the JSON and the text
+    code, out, _ = command(ruleset="klondike", seed=1, thoughtful=True, as_json=True, clock="cpu", shorten_timeout=0)
+    data = json.loads(out)
+    assert code == 0 and data["clock"] == "cpu" and data["shorten_timeout"] == 0 and data["move_count"] == len(raw.moves)
+    assert {"seconds", "search_seconds", "shorten_seconds", "safe_moves"} <= set(data)
+    code, out, _ = command(ruleset="klondike", seed=1, thoughtful=True, clock="cpu")
+    assert code == 0 and "positions, search " in out and "s CPU, shortening " in out
+    for bad, message in ((["--clock", "moon"], "--clock must be wall or cpu"),
+                         (["--shorten-timeout", "-1"], "--shorten-timeout must be")):
+        cli = CliRunner().invoke(app, ["solve", TINY, "--seed", "1", *bad])
+        assert cli.exit_code == 1 and message in cli.output, bad
+    with pytest.raises(SolveError, match="unknown clock"):
+        solve(load_ruleset(TINY), seed=1, clock="moon")
+
+
 def test_a_sample_reports_the_exact_share_with_its_interval() -> None:
     rules = load_ruleset(TINY)
     expected = sum(oracle(rules, seed=seed)[0] for seed in range(1, 21))
@@ -314,6 +508,8 @@ def test_a_sample_reports_the_exact_share_with_its_interval() -> None:
     assert summary["answers"] == {SOLVABLE: 18, UNSOLVABLE: 2} and summary["not_replaying"] == 0
     assert summary["interval"] == pytest.approx(list(reference_wilson(18, 20)))
     assert summary["median_seconds"] >= 0 and summary["p90_seconds"] >= summary["median_seconds"]
+    assert summary["median_search_seconds"] >= 0 and summary["median_shorten_seconds"] >= 0
+    assert summary["clock"] == "wall" and summary["safe_moves"] is True and summary["shorten_timeout"] is None
     assert [r["seed"] for r in summary["results"]] == list(range(1, 21))
 
 
