@@ -17,6 +17,10 @@ from .movegen import BLIND
 from .ruleset import CycleRule, Ruleset, runtime_error
 
 
+# The positions a cycle keeps once one of them offered another move (`Game._track_cycle`).
+_NOTHING_KEPT: frozenset[Any] = frozenset()
+
+
 class Lineage:
     """The token a game and its `clone`s and `determinize`d copies share, carried by the moves their
     enumerators make (as `Move.origin`), so `Game.apply` can tell its own moves from another game's."""
@@ -719,18 +723,22 @@ class Game:
 
     def _cycle_start(self, cycle: CycleRule, legal: list[Move]) -> tuple[Any, bool] | None:
         """Where a move of `end.cycle` is about to start a cycle: the position now (its pile lists,
-        which are never changed in place, and faces) and whether it offers another move; None
-        where the cycle's `when` does not hold."""
+        which are never changed in place, and faces; None if it offers another move, as then the
+        cycle can end nothing) and whether it offers another move; None where the cycle's `when`
+        does not hold."""
         S = self.state
         if cycle.when is not None and not cycle.when(S, {"player": S.current}):
             return None
         moves = cycle.moves
-        return (tuple(S.piles), bytes(S.up)), any(move.template not in moves for move in legal)
+        if any(move.template not in moves for move in legal):
+            return None, True
+        return (tuple(S.piles), bytes(S.up)), False
 
     def _track_cycle(self, cycle: CycleRule, legal: list[Move]) -> None:
         """`end.cycle`: follow the positions the cycle's moves go through since any other move (the
         cards and their faces; variables such as a pass count are not part of a position) and end
-        the game when one comes back with none of them having offered any other move."""
+        the game when one comes back with none of them having offered any other move. Once one
+        has, the cycle can end nothing, and its positions are no longer kept."""
         S = self.state
         begin, self._cycle_begin = self._cycle_begin, None
         moves = cycle.moves
@@ -743,22 +751,24 @@ class Game:
         if cycle.when is not None and not cycle.when(S, {"player": S.current}):
             self._cycle = None  # a cycle lasts while `when` holds
             return
-        offered = any(move.template not in moves for move in legal)
-        key = (tuple(map(tuple, S.piles)), bytes(S.up))
         if self._cycle is not None:
             seen, offered_before = self._cycle
         elif begin is not None:
-            (piles, up), offered_before = begin
-            seen = frozenset(((tuple(map(tuple, piles)), up),))
+            start, offered_before = begin
+            seen = _NOTHING_KEPT if offered_before else frozenset(((tuple(map(tuple, start[0])), start[1]),))
         else:  # `when` has just come to hold: the cycle begins here
-            self._cycle = (frozenset((key,)), offered)
+            seen, offered_before = _NOTHING_KEPT, False
+        if offered_before:
+            self._cycle = (_NOTHING_KEPT, True)
             return
-        if key not in seen:
-            self._cycle = (seen | {key}, offered_before or offered)
-            return
-        self._cycle = (seen, offered_before)
-        if not offered_before:
+        key = (tuple(map(tuple, S.piles)), bytes(S.up))
+        if key in seen:
+            self._cycle = (seen, False)
             S.end(cycle.result, cycle.reason)
+        elif any(move.template not in moves for move in legal):
+            self._cycle = (_NOTHING_KEPT, True)
+        else:
+            self._cycle = (seen | {key}, False)
 
     def _restore_cycle(self) -> None:
         """After a move is taken back: the cycle under way as it was before the move."""
