@@ -6,9 +6,17 @@ turned into a prefixed Python identifier or a table lookup; literals go through
 `repr`. Nothing from the ruleset text reaches Python except through that
 mapping, so the generated code can only read game state.
 
-Each compiled expression is a `Compiled(source, type, const)`. Options are
+Each compiled expression is a `Compiled(source, type, const, value, total, none)`. Options are
 constants of a loaded ruleset, so expressions over them fold at compile time.
 Ruleset functions are inlined at each call site (cycles are reported).
+
+`total` says the code cannot fail when it runs (no index out of range, no arithmetic or
+ordering on what may be `none` (`none` says which values may be), no division but by a
+non-zero constant, no run-time type check, no loop that counts steps). Only
+such code may be computed earlier than the expression says (hoisted into an outer loop, or
+out of the guard of an `and`, `or`, conditional or comprehension filter). Code that can fail
+is recorded in `Compiler.spans` with the syntax node it came from, so that a run-time error
+names the subexpression that failed (`failing_part`).
 """
 
 from __future__ import annotations
@@ -16,11 +24,11 @@ from __future__ import annotations
 import io
 import operator
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable
 
-from .errors import unknown
+from .errors import SourcePos, unknown
 from .limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES, MAX_INLINE_DEPTH, MAX_STEPS
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Ternary, Unary
 
@@ -49,6 +57,8 @@ class Compiled:
     type: str
     const: bool = False
     value: Any = None
+    total: bool = False  # cannot fail when it runs (see the module's docstring)
+    none: bool = True  # may be `none` (a card attribute may be: `top(p).rank` of an empty pile)
 
 
 @dataclass
@@ -102,7 +112,7 @@ class InlinedFunctionError(CompileError):
 
 
 def _const(value: Any) -> Compiled:
-    return Compiled(repr(value), type_of_value(value), True, value)
+    return Compiled(repr(value), type_of_value(value), True, value, True, value is None)
 
 
 def type_of_value(value: Any) -> str:
@@ -159,8 +169,8 @@ class Compiler:
     def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None,
                  budget: list[int] | None = None) -> None:
         self.scope = scope
-        # `hoist`, where given, may replace a side-effect-free subexpression by a local computed
-        # once in an outer loop of a generated enumerator (see ruleset._Hoister).
+        # `hoist`, where given, may replace a subexpression that cannot fail by a local computed
+        # once in an outer loop of a generated enumerator (see movegen._Hoister).
         self.hoist = hoist
         # Syntax nodes this expression may still compile (functions inlined), and the ruleset's
         # budget shared by all its expressions (a one-item list), if any.
@@ -169,6 +179,9 @@ class Compiler:
         self.uses: set[str] = set()
         self._stack: list[str] = []
         self._locals: dict[str, Compiled] = {}
+        # The code of each subexpression that can fail, with its node and the ruleset function
+        # whose body holds the node (None: the expression compiled), in the order compiled.
+        self.spans: list[tuple[str, Node, Function | None]] = []
 
     def compile(self, node: Node, expect: tuple[str, ...] | None = None) -> Compiled:
         """Compile `node`; with `expect`, its type must be one of those (a value the checker cannot
@@ -183,8 +196,10 @@ class Compiler:
                 raise TooLargeError("the ruleset's expressions are too large in all (functions written out)",
                                     node.pos)
         result = self._compile(node)
-        if self.hoist is not None and not result.const and _hoistable(node, self.scope.functions):
-            result = self.hoist(result)
+        if not result.total:
+            self._may_fail(result.source, node)
+        elif self.hoist is not None and not result.const and _hoistable(node, self.scope.functions):
+            result = self.hoist(result)  # only code that cannot fail may run before its guard
         if expect is not None:
             result = self.want(result, expect, node)
         return result
@@ -199,8 +214,16 @@ class Compiler:
             raise CompileError(f"{need}, got {_TYPE_WORDS[result.type]}", node.pos)
         check = _RUNTIME_CHECKS.get(expect[0])
         if check is None or any(_RUNTIME_CHECKS.get(t) != check for t in expect):
-            return result  # several kinds of value are fine here: nothing to check
-        return Compiled(f"{check}({result.source})", expect[0])
+            # several kinds of value are fine here: nothing to check, but what uses it may fail
+            return replace(result, total=False)
+        checked = Compiled(f"{check}({result.source})", expect[0], none=check == "want_card")
+        self._may_fail(checked.source, node)
+        return checked
+
+    def _may_fail(self, source: str, node: Node) -> None:
+        """Note code that can fail, to report a failure at `node`."""
+        function = self.scope.functions.get(self._stack[-1]) if self._stack else None
+        self.spans.append((source, node, function))
 
     # -- names -----------------------------------------------------------------------------
 
@@ -210,23 +233,27 @@ class Compiler:
             return self._locals[name]
         if name in self.scope.bindings:
             source, type_ = self.scope.bindings[name]
-            return Compiled(source, type_)
+            return Compiled(source, type_, total=True, none=type_ in (CARD, NONE, ANY))
         if name in self.scope.variables:
             slot, type_, per_player = self.scope.variables[name]
             self.uses.add("V")
             if per_player:
                 if "player" not in self.scope.bindings:
                     raise CompileError(f"'{name}' is a per-player variable, and no player is known here", node.pos)
-                return Compiled(f"V[{slot} + {self.scope.bindings['player'][0]}]", type_)
-            return Compiled(f"V[{slot}]", type_)
+                return Compiled(f"V[{slot} + {self.scope.bindings['player'][0]}]", type_, total=True,
+                                none=type_ in (CARD, NONE, ANY))
+            return Compiled(f"V[{slot}]", type_, total=True, none=type_ in (CARD, NONE, ANY))
         if name in self.scope.zones:
             piles, single, per_player = self.scope.zones[name]
             if per_player:  # the acting seat's pile(s)
                 if "player" not in self.scope.bindings:
                     raise CompileError(f"'{name}' belongs to each seat, and no seat is acting here: "
                                        f"use of({name}, seat)", node.pos)
-                return Compiled(f"SEATS_{name}[{self.scope.bindings['player'][0]}]", PILE if single else PILES)
-            return Compiled(repr(piles[0]), PILE) if single else Compiled(repr(piles), PILES)
+                return Compiled(f"SEATS_{name}[{self.scope.bindings['player'][0]}]", PILE if single else PILES,
+                                total=True)
+            if single:
+                return Compiled(repr(piles[0]), PILE, total=True)
+            return Compiled(repr(piles), PILES, value=piles, total=True)  # the piles known, for `tableau[0]`
         if name == "option":
             raise CompileError("'option' needs a name: option.<name>", node.pos)
         if name in self.scope.functions or name in _BUILTIN_NAMES:
@@ -247,20 +274,22 @@ class Compiler:
             if node.name == "face_up":
                 self.uses.add("U")
                 if obj.type == CARD and obj.source in ("b_card",) or obj.source.startswith("l_"):
-                    return Compiled(f"(U[{obj.source}] == 1)", BOOL)
-                return Compiled(f"({obj.source} is not None and U[{obj.source}] == 1)", BOOL)
+                    # a comprehension's card may be `none` ([top(p)]): then this fails
+                    return Compiled(f"(U[{obj.source}] == 1)", BOOL, total=obj.source == "b_card")
+                return Compiled(f"({obj.source} is not None and U[{obj.source}] == 1)", BOOL, total=obj.total)
             if node.name not in self.scope.card_attributes:
                 known_attributes = list(self.scope.card_attributes) + ["face_up"]
                 raise CompileError(unknown("card attribute", node.name, known_attributes, "attributes"),
                                    node.name_pos)
-            return Compiled(f"A_{node.name}[{obj.source}]", self.scope.card_attributes[node.name])
+            # the tables map `none` (no card) to `none`
+            return Compiled(f"A_{node.name}[{obj.source}]", self.scope.card_attributes[node.name], total=obj.total)
         if obj.type == PILE:
             if node.name == "index":
-                return Compiled(f"PILE_INDEX[{obj.source}]", INT)
+                return Compiled(f"PILE_INDEX[{obj.source}]", INT, total=obj.total, none=False)
             if node.name == "zone":
-                return Compiled(f"PILE_ZONE[{obj.source}]", STR)
+                return Compiled(f"PILE_ZONE[{obj.source}]", STR, total=obj.total, none=False)
             if node.name == "owner":
-                return Compiled(f"PILE_OWNER[{obj.source}]", INT)
+                return Compiled(f"PILE_OWNER[{obj.source}]", INT, total=obj.total, none=False)
             raise CompileError(f"piles have no attribute '{node.name}' (attributes: index, owner, zone)",
                                node.name_pos)
         raise CompileError(f"{_TYPE_WORDS[obj.type]} has no attribute '{node.name}'", node.name_pos)
@@ -270,9 +299,12 @@ class Compiler:
         index = self.compile(node.index, (INT,))
         if obj.type == PILE:  # a pile indexed gives its cards, bottom first
             self.uses.add("P")
-            return Compiled(f"P[{obj.source}][{index.source}]", CARD)
+            return Compiled(f"P[{obj.source}][{index.source}]", CARD)  # may be out of range
         element = {PILES: PILE, CARDS: CARD}.get(obj.type, ANY)
-        return Compiled(f"{obj.source}[{index.source}]", element)
+        # only a constant index into a list known at load (a zone's piles) is known to be in range
+        total = isinstance(obj.value, tuple) and index.const and isinstance(index.value, int) \
+            and -len(obj.value) <= index.value < len(obj.value)
+        return Compiled(f"{obj.source}[{index.source}]", element, total=total)
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -304,32 +336,33 @@ class Compiler:
                 slot, type_, _ = self.scope.variables[zone.name]  # a per-player variable: that seat's value
                 seat = self.compile(args[1], (INT,))
                 self.uses.add("V")
-                return Compiled(f"V[{slot} + {seat.source}]", type_)
+                return Compiled(f"V[{slot} + {seat.source}]", type_, total=_a_seat(seat))
             if not (isinstance(zone, Name) and zone.name in self.scope.zones and self.scope.zones[zone.name][2]):
                 raise CompileError("of(ZONE, seat) takes a per-player zone or variable", zone.pos)
             seat = self.compile(args[1], (INT,))
             single = self.scope.zones[zone.name][1]
-            return Compiled(f"SEATS_{zone.name}[{seat.source}]", PILE if single else PILES)
+            return Compiled(f"SEATS_{zone.name}[{seat.source}]", PILE if single else PILES, total=_a_seat(seat))
         if func in ("size", "empty"):
             arity(1)
             arg = self.compile(args[0], (PILE, CARDS, PILES, LIST))
             inner = self._pile_cards(arg) if arg.type == PILE else arg.source
-            return Compiled(f"len({inner})", INT) if func == "size" else Compiled(f"(not {inner})", BOOL)
+            return Compiled(f"len({inner})", INT, total=arg.total, none=False) if func == "size" else \
+                Compiled(f"(not {inner})", BOOL, total=arg.total)
         if func in ("top", "bottom"):
             arity(1)
             arg = self.compile(args[0], (PILE, CARDS))
             inner = self._pile_cards(arg) if arg.type == PILE else f"({arg.source})"
             end = "-1" if func == "top" else "0"
-            return Compiled(f"({inner}[{end}] if {inner} else None)", CARD)
+            return Compiled(f"({inner}[{end}] if {inner} else None)", CARD, total=arg.total)
         if func == "cards":
             arity(1)
             arg = self.compile(args[0], (PILE,))
-            return Compiled(self._pile_cards(arg), CARDS)
+            return Compiled(self._pile_cards(arg), CARDS, total=arg.total)
         if func == "run":
             arity(1)
             arg = self.compile(args[0], (PILE,))
             self.uses.add("U")
-            return Compiled(f"face_up_run({self._pile_cards(arg)}, U)", CARDS)
+            return Compiled(f"face_up_run({self._pile_cards(arg)}, U)", CARDS, total=arg.total)
         if func == "legal_moves":
             arity(0)
             if self.scope.listing:
@@ -340,11 +373,11 @@ class Compiler:
         if func == "pairs":
             arity(1)
             arg = self.compile(args[0], (CARDS, LIST))
-            return Compiled(f"pairs({arg.source})", PAIRS if arg.type == CARDS else PAIRS_ANY)
+            return Compiled(f"pairs({arg.source})", PAIRS if arg.type == CARDS else PAIRS_ANY, total=arg.total)
         if func == "abs":
             arity(1)
             arg = self.compile(args[0], (INT,))
-            return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]), node)
+            return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]), node, total=not arg.none)
         if func in ("min", "max"):
             if not args:
                 raise CompileError(f"{func}() needs at least one argument", node.pos)
@@ -353,12 +386,13 @@ class Compiler:
                 return Compiled(f"{func}({arg.source}, default=None)", ANY)
             parts = [self.compile(a, (INT,)) for a in args]
             fn = min if func == "min" else max
-            return self._fold(f"{func}({', '.join(p.source for p in parts)})", INT, parts, lambda v: fn(v))
+            return self._fold(f"{func}({', '.join(p.source for p in parts)})", INT, parts, lambda v: fn(v),
+                              total=not any(p.none for p in parts))
         if func in ("sum", "count", "all", "any"):
             arity(1)
             arg = self.compile(args[0], (LIST, CARDS, PILES) if func == "count" else (LIST,))
             if func == "count":
-                return Compiled(f"len({arg.source})", INT)
+                return Compiled(f"len({arg.source})", INT, total=arg.total, none=False)
             check = "want_ints" if func == "sum" else "want_bools"  # the items of an untyped list
             return Compiled(f"{func}({check}({arg.source}))", INT if func == "sum" else BOOL)
         raise CompileError(unknown("function", func, set(_BUILTIN_NAMES) | set(self.scope.functions)), node.pos)
@@ -375,7 +409,7 @@ class Compiler:
                                node.pos)
         compiled_args = [self.compile(a) for a in node.args]
         saved = self._locals
-        self._locals = {p: a if a.const or a.source.isidentifier() else Compiled(f"({a.source})", a.type)
+        self._locals = {p: a if a.const or a.source.isidentifier() else replace(a, source=f"({a.source})")
                         for p, a in zip(function.params, compiled_args)}
         self._stack.append(function.name)
         try:
@@ -410,7 +444,7 @@ class Compiler:
         py_names = []
         for dsl_name, type_ in zip(node.names, element_types):
             py = f"l_{dsl_name}_{len(self._stack)}_{node.pos}"
-            self._locals[dsl_name] = Compiled(py, type_)
+            self._locals[dsl_name] = Compiled(py, type_, total=True)
             py_names.append(py)
         try:
             element = self.compile(node.element, {"all": (BOOL,), "any": (BOOL,), "sum": (INT,), "min": (INT, STR),
@@ -434,17 +468,19 @@ class Compiler:
     # -- operators -------------------------------------------------------------------------
 
     def _fold(self, source: str, type_: str, parts: list[Compiled], compute: Callable[[list[Any]], Any],
-              node: Node | None = None) -> Compiled:
+              node: Node | None = None, total: bool = False) -> Compiled:
+        """The value of an operation on constants, computed now; else its code (whose value is
+        never `none`), which cannot fail if `total` and its parts cannot."""
         if all(p.const for p in parts):
             try:
                 value = compute([p.value for p in parts])
-            except Exception:  # a constant error (1/0) stays for run time; the checker reports none
+            except Exception:  # a constant error (1/0) stays for run time, where it can fail
                 return Compiled(source, type_)
             if not _in_range(value):
                 raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})",
                                    node.pos if node is not None else 0)
             return _const(value)
-        return Compiled(source, type_)
+        return Compiled(source, type_, total=total and all(p.total for p in parts), none=False)
 
     def _binary(self, node: Binary) -> Compiled:
         op = node.op
@@ -457,23 +493,27 @@ class Compiler:
             right = self.compile(node.right, (BOOL,))
             if right.const and bool(right.value) == (op == "and"):
                 return left
-            return Compiled(f"({left.source} {op} {right.source})", BOOL)
+            return Compiled(f"({left.source} {op} {right.source})", BOOL, total=left.total and right.total)
         left = self.compile(node.left)
         right = self.compile(node.right)
         if op in _ARITH:
             left = self.want(left, (INT,), node.left, f"'{op}' needs numbers")
             right = self.want(right, (INT,), node.right, f"'{op}' needs numbers")
             fn = _ARITH[op]
+            # fails on `none` (an attribute of no card), and `/`, `%` by zero
+            total = not left.none and not right.none and (op not in ("/", "%") or right.const and right.value != 0)
             return self._fold(f"({left.source} {_PY_OP.get(op, op)} {right.source})", INT, [left, right],
-                              lambda v: fn(v[0], v[1]), node)
+                              lambda v: fn(v[0], v[1]), node, total)
         if op in _COMPARE:
             if not _comparable(op, left.type, right.type):
                 how = "compared for order" if op not in ("==", "!=") else "compared"
                 raise CompileError(f"{_TYPE_WORDS[left.type]} and {_TYPE_WORDS[right.type]} cannot be {how} "
                                    f"('{op}'){' (they are never equal)' if op in ('==', '!=') else ''}", node.pos)
             fn = _COMPARE[op]
+            # `==` and `!=` take any two values; ordering fails on `none`, or values of two types
+            total = op in ("==", "!=") or not (left.none or right.none or ANY in (left.type, right.type))
             return self._fold(f"({left.source} {op} {right.source})", BOOL, [left, right],
-                              lambda v: fn(v[0], v[1]))
+                              lambda v: fn(v[0], v[1]), total=total)
         if op in ("in", "notin"):
             if not _accepts((LIST, CARDS, PILES, STR), right.type):
                 raise CompileError(f"'in' needs a list on its right, got {_TYPE_WORDS[right.type]}", node.right.pos)
@@ -483,8 +523,9 @@ class Compiler:
             if right.type == ANY:
                 right = Compiled(f"want_container({right.source})", LIST)
             word = "in" if op == "in" else "not in"
+            # in a list, `in` compares with `==`; in a string it fails on anything but a string
             return self._fold(f"({left.source} {word} {right.source})", BOOL, [left, right],
-                              lambda v: (v[0] in v[1]) == (op == "in"))
+                              lambda v: (v[0] in v[1]) == (op == "in"), total=right.type in _LISTS)
         raise CompileError(f"unknown operator {op}", node.pos)  # pragma: no cover
 
     def _compile(self, node: Node) -> Compiled:
@@ -507,9 +548,9 @@ class Compiler:
         if isinstance(node, Unary):
             if node.op == "not":
                 operand = self.compile(node.operand, (BOOL,))
-                return self._fold(f"(not {operand.source})", BOOL, [operand], lambda v: not v[0])
+                return self._fold(f"(not {operand.source})", BOOL, [operand], lambda v: not v[0], total=True)
             operand = self.want(self.compile(node.operand), (INT,), node.operand, "'-' needs a number")
-            return self._fold(f"(-{operand.source})", INT, [operand], lambda v: -v[0], node)
+            return self._fold(f"(-{operand.source})", INT, [operand], lambda v: -v[0], node, not operand.none)
         if isinstance(node, Ternary):
             condition = self.compile(node.condition, (BOOL,))
             if condition.const:
@@ -518,14 +559,17 @@ class Compiler:
             otherwise = self.compile(node.otherwise)
             types = {then.type, otherwise.type}
             type_ = then.type if len(types) == 1 else CARD if types == {CARD, NONE} else ANY
-            return Compiled(f"({then.source} if {condition.source} else {otherwise.source})", type_)
+            return Compiled(f"({then.source} if {condition.source} else {otherwise.source})", type_,
+                            total=condition.total and then.total and otherwise.total,
+                            none=then.none or otherwise.none)
         if isinstance(node, ListLit):
             items = [self.compile(i) for i in node.items]
             types = {i.type for i in items}
             type_ = CARDS if types == {CARD} else PILES if types == {PILE} else LIST
             if all(i.const for i in items):
-                return Compiled(repr(tuple(i.value for i in items)), type_, True, tuple(i.value for i in items))
-            return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_)
+                return Compiled(repr(tuple(i.value for i in items)), type_, True, tuple(i.value for i in items), True)
+            return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_,
+                            total=all(i.total for i in items))
         raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
 
 
@@ -539,11 +583,129 @@ def names_in(source: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def _a_seat(seat: Compiled) -> bool:
+    """Is this a seat of the game for sure (the acting seat, or the one a `for_seat` move names)?"""
+    return seat.source in ("b_player", "b_target")
+
+
 def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
-    """Expressions that cannot fail and cost a lookup or more: pile queries and card attributes."""
+    """Expressions that cost a lookup or more: pile queries and card attributes (hoisted only
+    where their code cannot fail)."""
     if isinstance(node, Call):
         return node.func in ("top", "bottom", "size", "empty", "run") and node.func not in functions
     return isinstance(node, Attr) and isinstance(node.obj, (Name, Call)) and node.obj != Name(node.obj.pos, "option")
+
+
+_LEVELS = {"or": 2, "and": 3, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}  # comparisons and `in`: 5
+
+
+def _level(node: Node) -> int:
+    """How tightly a node binds (docs/language.md, Operators): 1 conditional ... 9 postfix and atoms."""
+    if isinstance(node, Ternary):
+        return 1
+    if isinstance(node, Binary):
+        return _LEVELS.get(node.op, 5)
+    if isinstance(node, Unary):
+        return 4 if node.op == "not" else 8
+    return 9
+
+
+def show(node: Node) -> str:
+    """The expression text of a node, for messages (with the parentheses its operators need)."""
+    def at_least(child: Node, level: int) -> str:
+        text = show(child)
+        return text if _level(child) >= level else f"({text})"
+
+    if isinstance(node, Const):
+        value = node.value
+        if value is None or isinstance(value, bool):
+            return {None: "none", True: "true", False: "false"}[value]
+        if isinstance(value, str):
+            return f'"{value}"' if "'" in value else f"'{value}'"
+        return str(value)
+    if isinstance(node, Name):
+        return node.name
+    if isinstance(node, Attr):
+        return f"{at_least(node.obj, 9)}.{node.name}"
+    if isinstance(node, Index):
+        return f"{at_least(node.obj, 9)}[{show(node.index)}]"
+    if isinstance(node, Call):
+        return f"{node.func}({', '.join(show(a) for a in node.args)})"
+    if isinstance(node, Comprehension):
+        condition = f" if {at_least(node.condition, 2)}" if node.condition is not None else ""
+        return (f"{node.func}({show(node.element)} for {', '.join(node.names)} in {at_least(node.iterable, 2)}"
+                f"{condition})")
+    if isinstance(node, Binary):
+        level = _level(node)
+        word = "not in" if node.op == "notin" else node.op
+        if level == 5:  # comparisons do not chain
+            return f"{at_least(node.left, 6)} {word} {at_least(node.right, 6)}"
+        return f"{at_least(node.left, level)} {word} {at_least(node.right, level + 1)}"
+    if isinstance(node, Unary):
+        return f"not {at_least(node.operand, 4)}" if node.op == "not" else f"-{at_least(node.operand, 8)}"
+    if isinstance(node, Ternary):
+        return f"{at_least(node.then, 2)} if {at_least(node.condition, 2)} else {at_least(node.otherwise, 1)}"
+    if isinstance(node, ListLit):
+        return f"[{', '.join(show(i) for i in node.items)}]"
+    return "?"  # pragma: no cover
+
+
+# A subexpression that can fail: its generated code, its node, and where the node's offsets point.
+Span = tuple[str, Node, Callable[[int], SourcePos]]
+# The key, in the globals of generated code, of {function name: (its source, its spans)}.
+SPANS = "__spans__"
+
+
+def failing_part(exc: BaseException) -> tuple[SourcePos, str] | None:
+    """Where the subexpression whose generated code raised `exc` is written, and its text; None
+    when the failure is not inside code the compiler noted (a check of a whole expression's
+    value, the step count of a generated loop).
+
+    The traceback's innermost frame of generated code gives the failing instruction's place in
+    its source (`co_positions`); the noted code that encloses it most tightly names the node.
+    """
+    tb = exc.__traceback__
+    owner: tuple[str, list[Span]] | None = None
+    last = None
+    while tb is not None:
+        table = tb.tb_frame.f_globals.get(SPANS)
+        if table is not None:  # generated code (a comprehension inside it runs in a frame of its own)
+            owner = table.get(tb.tb_frame.f_code.co_name, owner)
+            last = tb
+        tb = tb.tb_next
+    if owner is None or last is None:
+        return None
+    source, spans = owner
+    positions = list(last.tb_frame.f_code.co_positions())
+    index = last.tb_lasti // 2  # one position per 2-byte code unit
+    if not 0 <= index < len(positions):
+        return None
+    line, end_line, col, end_col = positions[index]
+    if line is None or end_line is None or col is None or end_col is None:
+        return None
+    lines = source.split("\n")
+    if not 1 <= line <= end_line <= len(lines):
+        return None
+
+    def offset(number: int, column: int) -> int:  # columns count UTF-8 bytes
+        text = lines[number - 1]
+        return sum(len(x) + 1 for x in lines[:number - 1]) + len(text.encode()[:column].decode(errors="ignore"))
+
+    start, end = offset(line, col), offset(end_line, end_col)
+    best: Span | None = None
+    for span in spans:
+        text = span[0]
+        if best is not None and len(text) >= len(best[0]):
+            continue
+        at = source.find(text)
+        while 0 <= at <= start:
+            if at + len(text) >= end:
+                best = span
+                break
+            at = source.find(text, at + 1)
+    if best is None:
+        return None
+    return best[2](best[1].pos), show(best[1])
 
 
 def face_up_run(pile: list[int], up: Any) -> list[int]:

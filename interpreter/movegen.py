@@ -3,8 +3,9 @@
 Each move template becomes one block of generated loops: source pile -> destination pile
 -> run length (for `take: run`), or, with a `match` key, source -> run length ->
 destinations looked up in an index built once per position (a hash join). Each `when`
-conjunct, and each side-effect-free subexpression (a pile's top card, a card's attribute),
-is computed once, in the outermost loop whose names it uses. All blocks are also joined
+conjunct, and each subexpression that cannot fail (a pile's top card, a card's attribute),
+is computed once, in the outermost loop whose names it uses; a conjunct that can fail is
+tested no earlier than the conjuncts written before it. All blocks are also joined
 into one function, `enumerate_all`, so a position costs one call and destination indexes
 that several moves share are built once.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable
 
-from .compiler import BOOL, INT, PILE, Compiled, Scope, names_in
+from .compiler import BOOL, INT, PILE, Compiled, Scope, Span, names_in
 from .errors import RulesetError, RulesetRuntimeError, unknown
 from .limits import MAX_STEPS
 from .parser import Binary, Node
@@ -41,6 +42,7 @@ class MoveGenerator:
     def __init__(self, host: "_Builder") -> None:
         self.host = host
         self.parts: list[tuple[MoveTemplate, Any, int, list[str]]] = []
+        self.spans: list[Span] = []  # the code that can fail in every template, for `enumerate_all`
 
     def template(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any], scope: Scope) -> Callable[..., None]:
         """Generate `enum(S, out, Move, rules)`, which appends every legal move of this template.
@@ -48,8 +50,10 @@ class MoveGenerator:
         Loops nest as source pile -> destination pile -> run length (for `take: run`). With
         `match`, destinations are instead indexed once by their key and looked up per card:
         source -> run length -> matching destinations. Each `when` conjunct, and each
-        side-effect-free subexpression (a pile's top card, a card's attribute), is placed in the
-        outermost loop whose names it uses, and computed once there.
+        subexpression that cannot fail (a pile's top card, a card's attribute), is placed in the
+        outermost loop whose names it uses, and computed once there. A conjunct that can fail
+        keeps its place after the conjuncts before it (its loop is no outer than theirs, and
+        within a loop conditions are tested in the order written), so they guard it.
         """
         k = template.index
         run = template.take == "run"
@@ -77,9 +81,13 @@ class MoveGenerator:
                             "target": seat_level}, innermost, f"h{k}_")
         scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
 
+        spans: list[Span] = []
+
         def compile_here(node: Node, where: PathKey, expect: tuple[str, ...] | None = None,
                          hoisting: bool = True) -> Compiled:
-            return self.host.compile_node(node, where, scope, expect, hoister if hoisting else None)[0]
+            compiled, compiler = self.host.compile_node(node, where, scope, expect, hoister if hoisting else None)
+            spans.extend(self.host.spans(compiler, where))
+            return compiled
 
         conditions: list[tuple[int, str]] = []  # (level, python condition)
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
@@ -97,13 +105,18 @@ class MoveGenerator:
                 compiled = compile_here(conjunct, path + ("for_seat",), (BOOL,))
                 conditions.append((seat_level, compiled.source))
         if "when" in spec:
+            before = 0  # the innermost loop level of the conjuncts so far
             for conjunct in conjuncts(self.host.parse(path + ("when",))):
                 compiled = compile_here(conjunct, path + ("when",), (BOOL,))
                 if compiled.const:
                     if not compiled.value:
                         conditions.append((0, "False"))
                     continue
-                conditions.append((hoister.level_of(compiled.source), compiled.source))
+                level = hoister.level_of(compiled.source)  # the outermost loop where its names are known
+                if not compiled.total:  # guarded by the conjuncts before it: tested after them
+                    level = max(level, before)
+                before = max(before, level)
+                conditions.append((level, compiled.source))
         card_key = dst_key = ""
         if match is not None:
             card_key = compile_here(self.host.parse(path + ("match", "card")), path + ("match", "card")).source
@@ -275,7 +288,8 @@ class MoveGenerator:
             if match is not None else None
         body = lines[3:index_at] + lines[index_at + (4 if match is not None else 0):]
         self.parts.append((template, index, index_at - 3, body))
-        return self.host.define(f"enum_{k}", source)
+        self.spans.extend(spans)
+        return self.host.define(f"enum_{k}", source, spans=spans)
 
     def merged(self) -> Callable[..., None]:
         """One function enumerating every move template in order (fewer calls per position).
@@ -311,12 +325,14 @@ class MoveGenerator:
                     line = line[: -len("return")] + "break"
                 lines.append("    " + line)
         self.host.globals["ONCE"] = (0,)
-        return self.host.define("enumerate_all", "\n".join(lines + [STEPS_END]) + "\n")
+        return self.host.define("enumerate_all", "\n".join(lines + [STEPS_END]) + "\n", spans=self.spans)
 
     # -- triggers and end -----------------------------------------------------------------
 
 class _Hoister:
-    """Collects subexpressions of an enumerator's conditions, each computed once at its loop level.
+    """Collects subexpressions of an enumerator's conditions, each computed once at its loop level
+    (the compiler offers only code that cannot fail, so computing it early, before the conditions
+    that guard it, is safe).
 
     `levels` gives the loop level of the source pile, the chosen card and the destination pile
     (0 is the state alone, before any loop). Equal subexpressions share one local.
@@ -363,7 +379,7 @@ class _Hoister:
             self._by_source[source] = name
             self._levels[name] = level
             self.items.append((level, name, source))
-        return Compiled(name, compiled.type)
+        return Compiled(name, compiled.type, total=True, none=compiled.none)
 
 
 def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spec: dict[str, Any],

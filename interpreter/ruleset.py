@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, Compiled, CompileError, Compiler,
-                       Function, InlinedFunctionError, Meter, Scope, id_checks, names_in)
+from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
+                       Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in)
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      unknown)
@@ -293,6 +293,7 @@ class _Builder:
         self.globals: dict[str, Any] = dict(RUNTIME_GLOBALS)
         self.globals["charge"] = self.rules.meter.charge
         self.globals["METER"] = self.rules.meter
+        self.globals[SPANS] = {}  # what each generated function's failures are reported at (`define`)
         self.node_budget = [MAX_RULESET_NODES]  # shared by every Compiler of this ruleset
         self.sources: list[str] = []
         self._counter = 0
@@ -339,6 +340,13 @@ class _Builder:
             raise RulesetError("the expression is nested too deeply (functions written out)",
                                self.doc.expr_pos(path, node.pos)) from None
 
+    def spans(self, compiler: Compiler, path: PathKey) -> list[Span]:
+        """The code that can fail in what `compiler` compiled from the expression at `path`, each
+        with where its node is written (in that expression, or in a ruleset function's body)."""
+        here = self._locator(path)
+        return [(source, node, function.locate if function is not None and function.locate is not None else here)
+                for source, node, function in compiler.spans if function is None or function.locate is not None]
+
     def evaluator(self, path: PathKey, scope: Scope, expect: tuple[str, ...] | None = None,
                   node: Node | None = None) -> Evaluator:
         """Compile the expression at `path` into `fn(state, env)`."""
@@ -354,7 +362,7 @@ class _Builder:
             result = f"want_int({result})"  # a number that leaves the game must fit in 64 bits
         source = f"def {name}(S, env):\n{prologue}    return {result}\n"
         where = self.doc.expr_pos(path, node.pos)
-        return _guarded(self.define(name, source, where), str(self._value(path)), where)
+        return _guarded(self.define(name, source, where, self.spans(compiler, path)), str(self._value(path)), where)
 
     def _prologue(self, source: str, scope: Scope, uses: set[str], exclude: str = "") -> str:
         """The first lines of a generated function: the state parts and bindings its body reads."""
@@ -374,8 +382,12 @@ class _Builder:
         self._counter += 1
         return f"_{prefix}_{self._counter}"
 
-    def define(self, name: str, source: str, pos: SourcePos | None = None) -> Callable[..., Any]:
+    def define(self, name: str, source: str, pos: SourcePos | None = None,
+               spans: list[Span] | None = None) -> Callable[..., Any]:
+        """Compile and run the generated function `name`; `spans` (its code that can fail) say
+        where its run-time errors are reported (`runtime_error`)."""
         self.sources.append(source)
+        self.globals[SPANS][name] = (source, spans or [])
         try:
             code = compile(source, f"<cardrules {self.rules.name}>", "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError):  # Python's own limits on nesting
@@ -454,7 +466,8 @@ class _Builder:
             name = self._fresh("deck_where")
             source = f"def {name}(b_card, b_players):\n    return {compiled.source}\n"
             self.sources.append(source)
-            namespace = {**RUNTIME_GLOBALS, **tables, **id_checks(0, len(deck))}
+            namespace = {**RUNTIME_GLOBALS, **tables, **id_checks(0, len(deck)),
+                         SPANS: {name: (source, self.spans(compiler, path))}}
             exec(compile(source, "<deck filter>", "exec"), namespace)  # generated from the parsed tree only
             tests.append(_guarded_card_test(namespace[name], str(self._value(path)), self.doc.expr_pos(path, 0)))
         kept: dict[int, list[int]] = {}
@@ -985,15 +998,17 @@ class _Builder:
         iterable, outer_compiler = self.compile_node(loop.iterable, path + ("for",), scope, (PILES, CARDS, "list"))
         condition = "True"
         compiler = outer_compiler
+        spans = self.spans(outer_compiler, path + ("for",))
         if when is not None:
             compiled, compiler = self.compile_node(self.parse(path + ("when",)), path + ("when",), inner, (BOOL,))
             condition = compiled.source
+            spans += self.spans(compiler, path + ("when",))
         py_name = inner.bindings[name][0]
         body = f"[{py_name} for {py_name} in charge({iterable.source}) if {condition}]"
         function_name = self._fresh("items")
         prologue = self._prologue(body, scope, outer_compiler.uses | compiler.uses, exclude=py_name)
         source = f"def {function_name}(S, env):\n{prologue}    return {body}\n"
-        return _guarded(self.define(function_name, source), "trigger", self.doc.pos(path))
+        return _guarded(self.define(function_name, source, spans=spans), "trigger", self.doc.pos(path))
 
     def _end(self) -> None:
         spec = self.data.get("end", {})
@@ -1097,6 +1112,8 @@ def _guarded(function: Callable[..., Any], text: str, pos: SourcePos) -> Evaluat
 
 
 def runtime_error(exc: Exception, text: str, pos: SourcePos | None) -> RulesetRuntimeError:
+    """`exc`, raised by generated code while evaluating `text` (written at `pos`), as an error
+    at the subexpression that failed, if the compiler noted it; else at `pos`."""
     if isinstance(exc, RulesetRuntimeError):
         return exc
     detail = str(exc)
@@ -1106,4 +1123,9 @@ def runtime_error(exc: Exception, text: str, pos: SourcePos | None) -> RulesetRu
         detail = "division by zero"
     elif isinstance(exc, IndexError):
         detail = "an index is out of range"
+    failed = failing_part(exc)
+    if failed is not None:
+        where, part = failed
+        return RulesetRuntimeError(f"while evaluating {part!r}{'' if part == text else f' in {text!r}'}: {detail}",
+                                   where)
     return RulesetRuntimeError(f"while evaluating {text!r}: {detail}", pos)

@@ -121,8 +121,8 @@ def test_a_deck_of_a_million_cards_is_refused_before_it_is_made(tmp_path: Path) 
 def test_nested_comprehensions_in_a_move_condition_stop_with_an_error_naming_the_move(tmp_path: Path) -> None:
     items = ", ".join(str(i) for i in range(24))
     condition = "all(" * 6 + "true" + "".join(f" for x{i} in [{items}])" for i in range(6))
-    path = mini_with(tmp_path, 'when: "fits(card, dst)"', f'when: "fits(card, dst) and {condition}"')
-    error = _bounded(lambda: load_ruleset(path).new_game(seed=3))  # the condition reads no card: tried at once
+    path = mini_with(tmp_path, 'when: "fits(card, dst)"', f'when: "{condition} and fits(card, dst)"')
+    error = _bounded(lambda: load_ruleset(path).new_game(seed=3))  # the first condition reads no card: tried at once
     assert isinstance(error, RulesetRuntimeError)
     assert f"more than {MAX_STEPS:,} steps" in error.message and "move 'play'" in error.message
     assert error.pos is not None and error.pos.source_line() is not None and "when:" in error.pos.source_line()
