@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import operator
+import re
 import tokenize
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -581,6 +582,26 @@ def names_in(source: str) -> frozenset[str]:
         if token.type == tokenize.NAME:
             names.add(token.string)
     return frozenset(names)
+
+
+# A read of the variables in generated code: `V[3]`, a seat's `V[6 + b_player]`, or a bare `V`.
+_VAR_ACCESS = re.compile(r"\bV\b(?:\s*\[\s*(\d+)\s*(\+)?)?")
+
+
+def variable_reads(source: str, seats: int) -> tuple[frozenset[int], bool]:
+    """The variable slots a piece of generated code reads (all the seats' slots of a per-player
+    variable), and whether it may also read others (`V` or `S.vars` used but by a constant slot)."""
+    slots: set[int] = set()
+    unplaced = False
+    for match in _VAR_ACCESS.finditer(source):
+        if source[match.end():].lstrip().startswith("= S.vars"):
+            continue  # the prologue that binds V
+        if match.group(1) is None:
+            unplaced = True
+        else:
+            slot = int(match.group(1))
+            slots.update(range(slot, slot + (seats if match.group(2) else 1)))
+    return frozenset(slots), unplaced or "S.vars" in source.replace("V = S.vars", "")
 
 
 def _a_seat(seat: Compiled) -> bool:

@@ -727,10 +727,9 @@ class Game:
         cycle can end nothing) and whether it offers another move; None where the cycle's `when`
         does not hold."""
         S = self.state
-        if cycle.when is not None and not cycle.when(S, {"player": S.current}):
+        if not cycle.counts(S):
             return None
-        moves = cycle.moves
-        if any(move.template not in moves for move in legal):
+        if cycle.offers_other(legal):
             return None, True
         return (tuple(S.piles), bytes(S.up)), False
 
@@ -741,14 +740,13 @@ class Game:
         has, the cycle can end nothing, and its positions are no longer kept."""
         S = self.state
         begin, self._cycle_begin = self._cycle_begin, None
-        moves = cycle.moves
-        if not self.history or self.history[-1].template not in moves:
+        if not self.history or self.history[-1].template not in cycle.moves:
             if self._cycle is not None:  # another move: the cycle is broken
                 self._cycle_stack.append((len(self.history), self._cycle))
                 self._cycle = None
             return
         self._cycle_stack.append((len(self.history), self._cycle))  # for undo
-        if cycle.when is not None and not cycle.when(S, {"player": S.current}):
+        if not cycle.counts(S):
             self._cycle = None  # a cycle lasts while `when` holds
             return
         if self._cycle is not None:
@@ -765,7 +763,7 @@ class Game:
         if key in seen:
             self._cycle = (seen, False)
             S.end(cycle.result, cycle.reason)
-        elif any(move.template not in moves for move in legal):
+        elif cycle.offers_other(legal):
             self._cycle = (_NOTHING_KEPT, True)
         else:
             self._cycle = (seen | {key}, False)

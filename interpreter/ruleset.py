@@ -11,13 +11,13 @@ effect becomes a small closure. Nothing is parsed or tree-walked after this.
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
-                       Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in)
+                       Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
+                       variable_reads)
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      unknown)
@@ -114,6 +114,14 @@ class CycleRule:
     result: str
     reason: str
     when: Evaluator | None = None
+
+    def counts(self, S: Any) -> bool:
+        """Does the position count for a cycle (its `when` holds)?"""
+        return self.when is None or bool(self.when(S, {"player": S.current}))
+
+    def offers_other(self, legal: Sequence[Any]) -> bool:
+        """Do these legal moves include one that is not a move of the cycle?"""
+        return any(move.template not in self.moves for move in legal)
 
 
 @dataclass(frozen=True)
@@ -958,17 +966,12 @@ class _Builder:
                                     if other is not template and not other.named_text)
 
     def _listing_reads(self) -> frozenset[int] | None:
-        """The variable slots the generated listing reads (`V[3]`, a seat's `V[6 + b_player]`), or
-        None when it may read any (a `select` search calls evaluators of its own)."""
+        """The variable slots the generated listing reads, or None when it may read any (a
+        `select` search calls evaluators of its own)."""
         if any("select" in spec for spec in self.data["moves"].values()):
             return None
-        source = self.sources[-1]  # enumerate_all, just defined
-        reads = re.findall(r"V\[(\d+)( \+ [^\]\[]+)?\]", source)
-        if len(reads) != source.count("V["):
-            return None
-        seats = self.rules.max_players
-        return frozenset(slot for first, seat in reads
-                         for slot in (range(int(first), int(first) + seats) if seat else (int(first),)))
+        slots, unplaced = variable_reads(self.sources[-1], self.rules.max_players)  # enumerate_all, just defined
+        return None if unplaced else slots
 
     def _triggers(self) -> None:
         for i, spec in enumerate(self.data.get("triggers", [])):

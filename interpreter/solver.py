@@ -85,7 +85,7 @@ from typing import Any, Callable, Iterable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from .compiler import names_in
+from .compiler import names_in, variable_reads
 from .engine import Game, Move
 from .errors import CardrulesError, DealError, format_error, printable
 from .ruleset import Ruleset, load_ruleset
@@ -115,7 +115,6 @@ class SolveError(CardrulesError):
 # Which variables matter: a walk over the compiled rules
 
 
-_VAR_ACCESS = re.compile(r"\bV\b(?:\s*\[\s*(\d+)\s*(\+)?)?")
 _ALL = -1  # a read the analysis cannot place: every variable counts
 
 
@@ -182,19 +181,8 @@ class _Walker:
         return self.sources.get(function.__name__)
 
     def reads(self, source: str) -> frozenset[int]:
-        slots: set[int] = set()
-        for match in _VAR_ACCESS.finditer(source):
-            if source[match.end():].lstrip().startswith("= S.vars"):
-                continue  # the prologue that binds V
-            if match.group(1) is None:
-                slots.add(_ALL)
-            else:
-                slot = int(match.group(1))
-                slots |= self._slots(slot, bool(match.group(2)))
-        without_prologue = source.replace("V = S.vars", "")
-        if "S.vars" in without_prologue:
-            slots.add(_ALL)
-        return frozenset(slots)
+        slots, unplaced = variable_reads(source, self.rules.max_players)
+        return slots | {_ALL} if unplaced else slots
 
     def walk(self, function: Any, target: frozenset[int] | None) -> None:
         """Follow an effect, an evaluator or a generated function, recording what it reads for what."""
