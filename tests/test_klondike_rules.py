@@ -957,8 +957,6 @@ def test_the_game_is_lost_when_no_move_is_possible() -> None:
 # soon as a whole cycle through the stock (every turn and the recycle, back to the position where
 # the cycle began) has offered no move but stock turns. What counts is what could be played.
 
-STOCK_TURNS = {"draw", "redeal"}
-
 
 @pytest.mark.parametrize(("draw", "scoring"), COMBOS, ids=COMBO_IDS)
 def test_the_game_is_lost_when_a_whole_cycle_through_the_stock_offered_only_stock_turns(

@@ -4,7 +4,9 @@ rulesets written for the test (Klondike's and Cascades' own cycle rules are test
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,47 +44,50 @@ def test_an_end_condition_on_legal_moves_ends_the_game_exactly_when_only_draws_a
     assert endings >= 10  # the rule was put to the test
 
 
-def test_legal_moves_names_one_entry_per_legal_move(tmp_path: Path) -> None:
-    path = mini_with(tmp_path, "variables:\n", "variables:\n  offered:\n    initial: 0\n  plays:\n    initial: 0\n")
-    text = path.read_text(encoding="utf-8").replace("end:\n", "triggers:\n  - do:\n      - set: {offered: "
-                                                    "\"size(legal_moves())\", plays: \"count(m for m in legal_moves() "
-                                                    "if m == 'play')\"}\nend:\n", 1)
-    path.write_text(text, encoding="utf-8")
-    rules = load_ruleset(path)
-    checked = 0
-    for seed in range(10):
+def mini_with_trigger(tmp_path: Path, variables: str, effects: str, when: str = "fits(card, dst)") -> Path:
+    """tests/fixtures/mini.yaml with these variables (YAML lines), a trigger after every move
+    running these effects (YAML lines), and `play` allowed when `when` holds."""
+    path = mini_with(tmp_path, "variables:\n", "variables:\n" + variables)
+    text = path.read_text(encoding="utf-8").replace('when: "fits(card, dst)"', f'when: "{when}"', 1)
+    path.write_text(text.replace("end:\n", "triggers:\n  - do:\n" + effects + "end:\n", 1), encoding="utf-8")
+    return path
+
+
+def after_random_moves(rules: Any, games: int = 10, moves: int = 30) -> Iterator[Any]:
+    """Each of `games` seeded games after each of up to `moves` random moves."""
+    for seed in range(games):
         game = rules.new_game(seed=seed)
         rng = random.Random(seed)
-        for _ in range(30):
+        for _ in range(moves):
             if game.is_over:
                 break
             game.apply(rng.choice(game.legal_moves()))
-            if not game.is_over:
-                moves = game.legal_moves()
-                assert game.variable("offered") == len(moves)
-                assert game.variable("plays") == sum(1 for m in moves if m.name == "play")
-                checked += game.variable("plays")
+            yield game
+
+
+def test_legal_moves_names_one_entry_per_legal_move(tmp_path: Path) -> None:
+    rules = load_ruleset(mini_with_trigger(
+        tmp_path, "  offered:\n    initial: 0\n  plays:\n    initial: 0\n",
+        "      - set: {offered: \"size(legal_moves())\", plays: \"count(m for m in legal_moves() if m == 'play')\"}\n"))
+    checked = 0
+    for game in after_random_moves(rules):
+        if not game.is_over:
+            moves = game.legal_moves()
+            assert game.variable("offered") == len(moves)
+            assert game.variable("plays") == sum(1 for m in moves if m.name == "play")
+            checked += game.variable("plays")
     assert checked > 0
 
 
 def test_a_listing_made_for_legal_moves_is_not_reused_after_a_variable_it_reads_changes(tmp_path: Path) -> None:
     # The trigger lists the moves, then locks `play`: the engine must list them again.
-    path = mini_with(tmp_path, "variables:\n", "variables:\n  seen:\n    initial: 0\n  locked:\n    initial: false\n")
-    text = path.read_text(encoding="utf-8")
-    text = text.replace('when: "fits(card, dst)"', 'when: "not locked and fits(card, dst)"', 1)
-    text = text.replace("end:\n", "triggers:\n  - do:\n      - set: {seen: \"size(legal_moves())\"}\n"
-                        "      - set: {locked: \"not locked\"}\nend:\n", 1)
-    path.write_text(text, encoding="utf-8")
-    rules = load_ruleset(path)
-    for seed in range(10):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        for _ in range(30):
-            if game.is_over:
-                break
-            game.apply(rng.choice(game.legal_moves()))
-            if game.variable("locked"):
-                assert all(m.name != "play" for m in game.legal_moves())
+    rules = load_ruleset(mini_with_trigger(
+        tmp_path, "  seen:\n    initial: 0\n  locked:\n    initial: false\n",
+        "      - set: {seen: \"size(legal_moves())\"}\n      - set: {locked: \"not locked\"}\n",
+        when="not locked and fits(card, dst)"))
+    for game in after_random_moves(rules):
+        if game.variable("locked"):
+            assert all(m.name != "play" for m in game.legal_moves())
 
 
 @pytest.mark.parametrize("key", ["when", "take"])
