@@ -672,9 +672,15 @@ class Game:
         """The name of the current phase of the turn (None for rulesets without phases)."""
         return self.rules.phases[self.state.phase] if self.rules.phases else None
 
-    def _position_key(self) -> Any:
+    def _cards_key(self) -> tuple[tuple[tuple[int, ...], ...], bytes]:
+        """Where every card lies and which way up (the position `end.cycle` compares)."""
         S = self.state
-        return (tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current, S.phase, S.frames)
+        return tuple(map(tuple, S.piles)), bytes(S.up)
+
+    def _position_key(self) -> Any:
+        """The whole position (`end.repeat`): the cards, the variables and who is to act in which phase."""
+        S = self.state
+        return (*self._cards_key(), tuple(S.vars), S.current, S.phase, S.frames)
 
     def _count_position(self) -> bool:
         """Count the position reached (only for rulesets with `end.repeat`)."""
@@ -759,7 +765,7 @@ class Game:
         if offered_before:
             self._cycle = (_NOTHING_KEPT, True)
             return
-        key = (tuple(map(tuple, S.piles)), bytes(S.up))
+        key = self._cards_key()
         if key in seen:
             self._cycle = (seen, False)
             S.end(cycle.result, cycle.reason)
