@@ -8,15 +8,56 @@
 Pipeline, one module per stage: source (YAML with positions) -> schema (JSON
 Schema) -> parser (Lark expressions) -> compiler (checked, to Python) ->
 ruleset (the compiled game) -> engine (states, moves, undo, views).
+
+The public names are imported on first use (PEP 562), so `import cardrules` (and the
+command line's `--help`) does not load the compiler, Lark, jsonschema or YAML.
 """
 
-from .engine import Game, Move
-from .errors import (ArgumentError, CardrulesError, DealError, ExpressionSyntaxError, IllegalMoveError, RulesetError,
-                     RulesetRuntimeError, SaveError, SetupError, format_error)
-from .ruleset import Ruleset, find_ruleset, load_ruleset
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import Game, Move
+    from .errors import (
+        ArgumentError,
+        CardrulesError,
+        DealError,
+        ExpressionSyntaxError,
+        IllegalMoveError,
+        RulesetError,
+        RulesetRuntimeError,
+        SaveError,
+        SetupError,
+        format_error,
+    )
+    from .ruleset import Ruleset, find_ruleset, load_ruleset
+
+# Each public name and the module that defines it.
+_HOMES = {
+    "Game": "engine", "Move": "engine",
+    "Ruleset": "ruleset", "find_ruleset": "ruleset", "load_ruleset": "ruleset",
+    "ArgumentError": "errors", "CardrulesError": "errors", "DealError": "errors", "ExpressionSyntaxError": "errors",
+    "IllegalMoveError": "errors", "RulesetError": "errors", "RulesetRuntimeError": "errors", "SaveError": "errors",
+    "SetupError": "errors", "format_error": "errors",
+}
 
 __all__ = [
     "ArgumentError", "CardrulesError", "DealError", "ExpressionSyntaxError", "Game", "IllegalMoveError", "Move", "Ruleset",
     "RulesetError", "RulesetRuntimeError", "SaveError", "SetupError", "find_ruleset", "format_error", "load_ruleset",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value  # found once; later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,43 +1,48 @@
-"""The `cardrules` command: play, validate, list, schema, reset. A thin layer over the library."""
+"""The `cardrules` command: play, validate, list, schema, reset. A thin layer over the library.
+
+Start-up is kept short: `cardrules --help` and each command's `--help` import only typer and
+this module. Each command imports what it uses when it runs (the compiler, Lark, jsonschema,
+rich, the store), so `cardrules schema` never loads the engine and `validate` never loads rich.
+"""
 
 from __future__ import annotations
 
 import json
-import random
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
-from rich.console import Console
-from rich.padding import Padding
-from rich.text import Text
 
-from . import store
-from .bots import make_bot, seat_seed
-from .decks import load_deck
 from .errors import CardrulesError, DealError, format_error, printable
-from .play import (SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous, save_persistent,
-                   summary, timed_summary)
-from .resources import rulesets_dir
-from .engine import Game
-from .ruleset import Ruleset, check_ruleset, find_ruleset, load_ruleset
-from .schema import load_schema
-from .simulate import simulate_command
-from .solver import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT, solve_command
-from .source import is_file, load_document, read_bounded
-from .variants import resolve_extends
+from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .engine import Game
+    from .ruleset import Ruleset
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Card games as data: play, check and list YAML rulesets.")
 
 _debug = False  # `--debug`: an internal error shows its traceback
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"cardrules {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _options(debug: bool = typer.Option(False, "--debug", help="On an internal error (a bug), show the "
-                                        "traceback.")) -> None:
+                                        "traceback."),
+             version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")) -> None:
     """Card games as data: play, check and list YAML rulesets."""
     global _debug
     _debug = debug
@@ -66,6 +71,14 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
     return result
 
 
+def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
+                 search_path: tuple[str | Path, ...] = ()) -> Ruleset:
+    """`cardrules.load_ruleset`, imported when a command first needs it (tests replace this one)."""
+    from .ruleset import load_ruleset as load
+
+    return load(name_or_path, options, search_path)
+
+
 @app.command()
 def play(
     ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
@@ -85,6 +98,17 @@ def play(
     """Play a game in the terminal; bots fill the seats you give them."""
     if seed is not None and deal is not None:
         raise typer.BadParameter("give --seed or --deal, not both")
+    import random
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from . import store
+    from .bots import make_bot, seat_seed
+    from .play import SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous
+    from .play import save_persistent, summary, timed_summary
+    from .source import read_bounded
+
     try:
         rules = load_ruleset(ruleset, _pairs(option, "--option NAME"), tuple(search_path))
         deal_text = read_bounded(deal, str(deal), DealError) if deal is not None else None
@@ -160,6 +184,8 @@ def _secret_seed(rules: Ruleset, players: int | None) -> bool:
 def _show_seed(console: Console, game: Game, seed: int | None, show: bool) -> None:
     """The seed of a game whose seed was kept secret while it was played, once it has ended."""
     if show and seed is not None and game.is_over:
+        from rich.text import Text
+
         console.print(Text(f"seed {seed}", style="dim"))
 
 
@@ -185,6 +211,10 @@ def simulate(
                                            "repeatable."),
 ) -> None:
     """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
+    from rich.console import Console
+
+    from .simulate import simulate_command
+
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
                             plots, console=Console(highlight=False), search_path=[str(p) for p in search_path])
     if code:
@@ -234,6 +264,10 @@ def solve(
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:
+    from rich.console import Console
+
+    from .solver import solve_command
+
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
                          console=Console(highlight=False), max_positions=max_positions,
                          search_path=[str(p) for p in search_path], use_safe=not no_safe, clock=clock,
@@ -249,6 +283,10 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
                                            "repeatable."),
 ) -> None:
     """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
+    from .decks import load_deck
+    from .ruleset import check_ruleset
+    from .source import is_file
+
     failed = False
     for name in rulesets:
         try:
@@ -271,6 +309,8 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
 
 def _header(path: Path) -> dict[str, Any]:
     """The top-level mapping of a YAML file, read within the loader's limits ({} if it has none)."""
+    from .source import load_document
+
     try:
         data = load_document(path).data
         return data if isinstance(data, dict) else {}
@@ -281,6 +321,14 @@ def _header(path: Path) -> dict[str, Any]:
 @app.command("list")
 def list_rulesets() -> None:
     """The bundled rulesets: what each extends, its description and its options' defaults."""
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.text import Text
+
+    from .resources import rulesets_dir
+    from .source import load_document
+    from .variants import resolve_extends
+
     console = Console(highlight=False)
     for path in sorted(rulesets_dir().glob("*.yaml"), key=lambda p: p.stem):
         data = _header(path)
@@ -310,6 +358,8 @@ def list_rulesets() -> None:
 @app.command()
 def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file schema instead.")) -> None:
     """Print the JSON Schema of ruleset files (or of deck files)."""
+    from .schema import load_schema
+
     print(json.dumps(load_schema("deck" if deck else "ruleset"), indent=2))
 
 
@@ -320,6 +370,9 @@ def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved value
                                            "repeatable."),
 ) -> None:
     """Forget a ruleset's values kept between games (for example the cumulative Vegas balance)."""
+    from . import store
+    from .ruleset import find_ruleset
+
     try:
         name = load_ruleset(find_ruleset(ruleset), search_path=tuple(search_path)).name
         backup = store.reset(name)

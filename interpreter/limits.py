@@ -43,3 +43,7 @@ MAX_SELECT_LIMIT = 1_000_000      # the highest `select.limit`
 # Steps (loop iterations of the enumerators and comprehensions, selections tried) that one
 # listing of the legal moves, one move with its triggers, or one end check may take.
 MAX_STEPS = 1_000_000
+
+# -- the solver (`cardrules solve`) -----------------------------------------------------------
+DEFAULT_MAX_POSITIONS = 4_000_000  # positions kept before the search gives up (answer: unknown)
+DEFAULT_TIMEOUT = 10.0             # seconds of search per deal unless --timeout says otherwise

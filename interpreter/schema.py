@@ -1,31 +1,36 @@
 """Stage 2: check loaded YAML data against the JSON Schemas in `grammar/`.
 
 Errors are reported at the line and column of the offending value, using the
-path jsonschema gives and the `Document`'s node map.
+path jsonschema gives and the `Document`'s node map. jsonschema is imported when a
+document is first checked (printing the schema does not need it).
 """
 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from .errors import RulesetError
 from .resources import grammar_dir
-from .source import Document
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+    from .source import Document
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of a `ruleset` or a `deck` file."""
     return json.loads((grammar_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(kind))
 
 
@@ -53,6 +58,8 @@ def _full_description(error: ValidationError) -> str:
     if error.validator == "required":
         return error.message.replace("is a required property", "is required") + (f" in {where}" if where else "")
     if error.validator == "oneOf" and error.context:
+        from jsonschema.exceptions import best_match
+
         inner = best_match(error.context)
         return f"{where or 'value'}: {inner.message}" if where else inner.message
     return f"{where}: {error.message}" if where else error.message
@@ -79,6 +86,8 @@ def validate(doc: Document, kind: str) -> None:
 
     error = min(errors, key=order)
     if error.validator == "oneOf" and error.context:
+        from jsonschema.exceptions import best_match
+
         deeper = best_match(error.context)
         path = tuple(error.absolute_path) + tuple(deeper.relative_path)
         raise RulesetError(f"{_describe(deeper)}", doc.pos(path))

@@ -88,14 +88,15 @@ from rich.text import Text
 from .compiler import names_in, variable_reads
 from .engine import Game, Move
 from .errors import CardrulesError, DealError, format_error, printable
+from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT
 from .ruleset import Ruleset, load_ruleset
 from .source import read_bounded
 
 # The search's own game never ends `limit`: repeated positions are pruned instead.
 SEARCH_MAX_MOVES = 10 ** 12
-# The search stops (answer `unknown`) past this many positions kept, to bound its memory.
-DEFAULT_MAX_POSITIONS = 4_000_000
-DEFAULT_TIMEOUT = 10.0
+# The search stops (answer `unknown`) past DEFAULT_MAX_POSITIONS positions kept, to bound its memory,
+# and after DEFAULT_TIMEOUT seconds; both live in limits.py, where the command line reads them
+# without importing the solver.
 # A solution found is shortened within this share of the search's time budget (by default).
 SHORTEN_SHARE = 0.25
 # The clocks a time budget can be counted on: elapsed time, or this process's CPU time.
