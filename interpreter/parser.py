@@ -1,20 +1,31 @@
 """Stage 3: parse expression strings (Lark, LALR) into small AST nodes with offsets.
 
 Every node records `pos`, the character offset of its start inside the
-expression string; the loader turns it into a file line and column. The parser is
-built once per process from `grammar/expressions.lark`.
+expression string; the loader turns it into a file line and column. The nodes are
+frozen, so a parsed text is kept (`memo.py`) and shared by every ruleset that writes it.
+
+The parsers (one per start symbol) are Lark's LALR parsers of `grammar/expressions.lark`.
+Building their tables takes a tenth of a second, so they are shipped built, as Lark's own
+serialized form in `grammar/expressions.tables.json` (JSON, never pickle) with the SHA-256 of
+the grammar and the Lark version that wrote them; where either differs, the parsers are built
+from the grammar as before. `python -m cardrules.parser` writes the file anew after a change
+to the grammar (tests/test_startup.py fails until then).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
+from .memo import Memo
 from .resources import grammar_dir
 
 
@@ -220,10 +231,78 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(words)
 
 
-@lru_cache(maxsize=None)
+GRAMMAR_FILE = "expressions.lark"
+TABLES_FILE = "expressions.tables.json"
+STARTS = ("start", "signature", "loop")
+_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
+@cache
+def _grammar() -> str:
+    return (grammar_dir() / GRAMMAR_FILE).read_text(encoding="utf-8")
+
+
+def grammar_digest(grammar: str) -> str:
+    return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+
+
+def _int_keys(pairs: list[tuple[str, Any]]) -> dict[Any, Any]:
+    """JSON object keys back to what Lark wrote: its tables are keyed by numbers (state and
+    token numbers); its names are never all digits."""
+    return {int(key) if key.isdigit() else key: value for key, value in pairs}
+
+
+@cache
+def _tables() -> dict[str, Any] | None:
+    """The shipped parse tables, if they were written from this grammar by this Lark version."""
+    try:
+        tables = json.loads((grammar_dir() / TABLES_FILE).read_text(encoding="utf-8"), object_pairs_hook=_int_keys)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(tables, dict) or tables.get("grammar_sha256") != grammar_digest(_grammar()) \
+            or tables.get("lark") != lark.__version__:
+        return None
+    return tables
+
+
+def build_parser(start: str) -> Lark:
+    """The parser of `start` built from the grammar (what the shipped tables hold, built anew)."""
+    return Lark(_grammar(), start=start, **_OPTIONS)
+
+
+def _load_parser(start: str) -> Lark | None:
+    """The parser of `start` from the shipped tables, or None."""
+    tables = _tables()
+    if tables is None or start not in tables.get("parsers", {}):
+        return None
+    try:
+        return Lark.load(tables["parsers"][start])
+    except Exception:  # noqa: BLE001 - tables this Lark cannot read: they are built instead
+        return None
+
+
+@cache
 def _parser(start: str) -> Lark:
-    grammar = (grammar_dir() / "expressions.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", start=start, propagate_positions=True, maybe_placeholders=True)
+    return _load_parser(start) or build_parser(start)
+
+
+def write_tables() -> str:
+    """Write `grammar/expressions.tables.json` from the grammar; returns its path."""
+    grammar = _grammar()
+    parsers = {}
+    for start in STARTS:
+        data, memo = build_parser(start).memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule])
+        parsers[start] = {"data": data, "memo": memo}
+    path = grammar_dir() / TABLES_FILE
+    text = json.dumps({"grammar_sha256": grammar_digest(grammar), "lark": lark.__version__, "parsers": parsers},
+                      separators=(",", ":"), sort_keys=True)
+    path.write_text(text + "\n", encoding="utf-8")
+    return str(path)
+
+
+# Parsed texts: (start symbol, text) -> its tree. Sized in characters of text; a tree takes some
+# hundred bytes a character at most.
+_PARSED: Memo[Any] = Memo("parsed expressions", 20_000, 400_000)
 
 
 def _check_depth(tree: Tree) -> None:
@@ -241,6 +320,15 @@ def _check_depth(tree: Tree) -> None:
 def _parse(text: str, start: str) -> Any:
     if len(text) > MAX_EXPRESSION_CHARS:
         raise ParseError(f"the expression is longer than {MAX_EXPRESSION_CHARS:,} characters", 0)
+    key = (start, text)
+    tree = _PARSED.get(key)
+    if tree is None:
+        tree = _parse_anew(text, start)  # a failure raises, and is not kept
+        _PARSED.put(key, tree, len(text) + 16)
+    return tree
+
+
+def _parse_anew(text: str, start: str) -> Any:
     try:
         tree = _parser(start).parse(text)
         _check_depth(tree)
@@ -281,3 +369,7 @@ def parse_signature(text: str) -> Signature:
 def parse_loop(text: str) -> Loop:
     """Parse a loop header such as ``p in tableau``."""
     return _parse(text, "loop")
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_tables()}")
