@@ -4,6 +4,10 @@ A deck file lists cards explicitly or as products of attribute values (`each`),
 with copies, attributes derived from others (`derive`), the short code used in
 deal files and move texts (`code`), and how a face-up card is shown (`face`,
 `style`). Attributes may hold a list (a card of several suits).
+
+A deck built from a file's text is kept (`memo.py`) under that text, so a ruleset loaded again
+(`validate` loads one per option combination) does not build its deck again; each load gets its
+own copy of the card table.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from typing import Any
 
 from .errors import DealError, RulesetError, SourcePos, unknown
 from .limits import MAX_CARDS
-from .source import Document, load_document
+from .memo import Memo
+from .source import Document, copy_data, load_document, read_bounded
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -37,6 +42,11 @@ class Deck:
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    def copy(self) -> Deck:
+        """The same deck with its own attribute and card mappings (the strings are shared)."""
+        return Deck(self.name, self.description, dict(self.attributes), tuple(copy_data(c) for c in self.cards),
+                    self.codes, self.faces, self.styles, self.back)
 
     def subset(self, ids: list[int]) -> "Deck":
         """The deck of only these cards (a ruleset's `deck.where`), renumbered from 0."""
@@ -99,9 +109,24 @@ def _format(template: str, card: dict[str, Any], values: dict[str, dict[Any, str
     return _FIELD.sub(field, template)
 
 
+# Decks built: (name shown, text) -> the deck, never handed out itself. Sized in bytes, roughly.
+_BUILT: Memo[Deck] = Memo("decks", 64, 16_000_000)
+
+
 def load_deck(path: Path, display_path: str | None = None) -> Deck:
     """Load and check a deck file."""
-    doc = load_document(path, display_path=display_path)
+    shown = display_path if display_path is not None else str(path)
+    text = read_bounded(path, shown)
+    key = (shown, text)
+    deck = _BUILT.get(key)
+    if deck is None:
+        deck = _build(load_document(path, text, shown))
+        _BUILT.put(key, deck, len(text) + 400 * len(deck))
+    return deck.copy()
+
+
+def _build(doc: Document) -> Deck:
+    """The deck a deck file's document describes, checked."""
     data = doc.data
     if not isinstance(data, dict):
         raise RulesetError("a deck file must be a mapping", SourcePos(doc.path, 1, 1))  # its text is not shown

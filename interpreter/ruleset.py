@@ -22,6 +22,7 @@ from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      unknown)
 from .limits import INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES
+from .memo import compile_once
 from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
@@ -397,7 +398,7 @@ class _Builder:
         self.sources.append(source)
         self.globals[SPANS][name] = (source, spans or [])
         try:
-            code = compile(source, f"<cardrules {self.rules.name}>", "exec")
+            code = compile_once(source, f"<cardrules {self.rules.name}>")
         except (SyntaxError, RecursionError, MemoryError, ValueError):  # Python's own limits on nesting
             raise RulesetError("the expression is too deeply nested to compile", pos) from None
         exec(code, self.globals)  # generated from the parsed tree only, see compiler.py
@@ -476,7 +477,7 @@ class _Builder:
             self.sources.append(source)
             namespace = {**RUNTIME_GLOBALS, **tables, **id_checks(0, len(deck)),
                          SPANS: {name: (source, self.spans(compiler, path))}}
-            exec(compile(source, "<deck filter>", "exec"), namespace)  # generated from the parsed tree only
+            exec(compile_once(source, "<deck filter>"), namespace)  # generated from the parsed tree only
             tests.append(_guarded_card_test(namespace[name], str(self._value(path)), self.doc.expr_pos(path, 0)))
         kept: dict[int, list[int]] = {}
         for players in range(self.rules.min_players, self.rules.max_players + 1):

@@ -2,16 +2,20 @@
 
 Errors are reported at the line and column of the offending value, using the
 path jsonschema gives and the `Document`'s node map. jsonschema is imported when a
-document is first checked (printing the schema does not need it).
+document is first checked (printing the schema does not need it). Data found valid is
+remembered (`memo.py`) under the SHA-256 of its `repr`, which tells apart every value YAML
+gives (a mapping's order included), so the same data is not checked twice in a process.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import RulesetError
+from .memo import Memo
 from .resources import grammar_dir
 
 if TYPE_CHECKING:
@@ -74,10 +78,18 @@ def _error_path(error: ValidationError) -> tuple[Any, ...]:
     return path
 
 
+# (kind, SHA-256 of the data's repr) of data found valid; each entry counts 1.
+_VALID: Memo[bool] = Memo("valid documents", 1024, 1024)
+
+
 def validate(doc: Document, kind: str) -> None:
     """Raise `RulesetError` at the first schema error (in file order)."""
+    key = (kind, hashlib.sha256(repr(doc.data).encode("utf-8")).digest())
+    if _VALID.get(key):
+        return
     errors = list(_validator(kind).iter_errors(doc.data))
     if not errors:
+        _VALID.put(key, True, 1)
         return
     # The deepest error under the earliest position is the most useful one.
     def order(e: ValidationError) -> tuple[int, int, int]:

@@ -11,6 +11,12 @@ device, a pipe or `/proc`), the composer bounds nesting, and the builder bounds 
 values a document expands to through aliases (limits.py), rejects keys that are not
 plain values, integers outside 64 bits and control characters in strings (which could
 take over a terminal when a title or a card is printed).
+
+A file is read from disk on every load, within those rules; what its text loads to is kept
+(`memo.py`) under the text itself and the name it is shown by, so the same text is composed and
+checked once per process and a changed file is loaded anew. Each load gets its own copy of the
+data (mappings and lists; the values in them are immutable), so no caller can change what a
+later load sees. Only documents that loaded without an error are kept.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CardrulesError, RulesetError, SourcePos, first_control, shortened
 from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_VALUES
+from .memo import Memo
 from .resources import rulesets_dir
 
 PathKey = tuple[Any, ...]
@@ -342,11 +349,42 @@ class _Builder:
         return value
 
 
+# Documents loaded: (name shown, text) -> the document, never handed out itself (see `_copy`).
+# Sized in bytes, roughly: the text, and some 400 bytes a value for the data and its nodes.
+_LOADED: Memo[Document] = Memo("YAML documents", 64, 64_000_000)
+_BYTES_PER_VALUE = 400
+
+
+def copy_data(value: Any) -> Any:
+    """`value` with every mapping and list copied (the scalars YAML gives are immutable)."""
+    if type(value) is dict:
+        return {key: copy_data(item) for key, item in value.items()}
+    if type(value) is list:
+        return [copy_data(item) for item in value]
+    return value
+
+
+def _copy(doc: Document) -> Document:
+    """A document of its own for one load, sharing only immutable parts with `doc` (the text and
+    the YAML nodes, which nothing changes)."""
+    return Document(doc.path, doc.text, copy_data(doc.data), dict(doc.nodes), dict(doc.key_nodes))
+
+
 def load_document(path: str | Path, text: str | None = None, display_path: str | None = None) -> Document:
     """Load a YAML file (or the given text for it) into a `Document`."""
     shown = display_path if display_path is not None else str(path)
     if text is None:
         text = read_bounded(path, shown)
+    key = (shown, text)
+    known = _LOADED.get(key)
+    if known is None:
+        known, values = _load_text(shown, text)
+        _LOADED.put(key, known, len(text) + values * _BYTES_PER_VALUE)
+    return _copy(known)
+
+
+def _load_text(shown: str, text: str) -> tuple[Document, int]:
+    """The document of `text` (shown as `shown` in errors) and the number of values it holds."""
     doc = Document(shown, text, None)
     try:
         node = _compose(text)
@@ -365,10 +403,11 @@ def load_document(path: str | Path, text: str | None = None, display_path: str |
         raise RulesetError("YAML error: the file cannot be read as YAML", SourcePos(shown, 1, 1)) from None
     if node is None:
         raise RulesetError("the file is empty", SourcePos(shown, 1, 1, text))
+    builder = _Builder(doc)
     try:
-        doc.data = _Builder(doc).build(node, ())
+        doc.data = builder.build(node, ())
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         pos = doc._mark_pos(mark.index) if mark is not None else None
         raise RulesetError(f"YAML error: {exc.problem}", pos) from None
-    return doc
+    return doc, builder.values
