@@ -203,6 +203,9 @@ def simulate(
     backend: str = typer.Option("local", "--backend", help="local (processes here) or ray (needs the ray extra)."),
     address: Optional[str] = typer.Option(None, "--address", help="With --backend ray: the Ray cluster to use "
                                           "(default: a local Ray started for the run)."),
+    engine: str = typer.Option("python", "--engine", help="python, or native: the ruleset compiled with Numba "
+                               "(the native extra) plays random seats, the same games many times faster; where it "
+                               "cannot, one line says why and Python plays."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the summary as JSON to this file."),
     csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per game to this file."),
     plots: Optional[Path] = typer.Option(None, "--plots", help="Write PNG charts into this folder (needs the plots extra)."),
@@ -216,7 +219,8 @@ def simulate(
     from .simulate import simulate_command
 
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
-                            plots, console=Console(highlight=False), search_path=[str(p) for p in search_path])
+                            plots, console=Console(highlight=False), search_path=[str(p) for p in search_path],
+                            engine=engine)
     if code:
         raise typer.Exit(code)
 

@@ -193,6 +193,9 @@ class Ruleset:
         # sees(state, card, pile, seat): may the seat (None: a spectator) see which card lies there?
         self.sees: Callable[[Any, int, int, int | None], bool] = lambda S, card, pile, seat: True
         self.compiled_nodes = 0  # syntax nodes compiled (functions inlined), for `check_ruleset`'s budget
+        # The checked front end (merged document, scope, parser) that built this ruleset, for other
+        # backends to lower from (`native.py`); not part of the API.
+        self.front_end: Any = None
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
                  persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
@@ -425,6 +428,7 @@ class _Builder:
         self._end()
         rules.generated_source = "\n".join(self.sources)
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
+        rules.front_end = self
         return rules
 
     def _deck(self) -> None:

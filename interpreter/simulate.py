@@ -31,7 +31,7 @@ import os
 import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -83,6 +83,7 @@ class Plan:
     simultaneous: bool = False
     stamp: str = ""                            # the ruleset file's version: a worker's cached copy must match
     search_path: tuple[str, ...] = ()          # more folders the ruleset may read (`--path`)
+    engine: str = "python"                     # or "native": the compiled backend plays (random seats)
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -140,9 +141,11 @@ def _stamp(ruleset: str) -> str:
 
 
 def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
-            options: Iterable[str] = (), seed: int = DEFAULT_SEED, search_path: Iterable[str] = ()) -> Plan:
+            options: Iterable[str] = (), seed: int = DEFAULT_SEED, search_path: Iterable[str] = (),
+            engine: str = "python", note: Callable[[str], None] = lambda line: None) -> Plan:
     """Check a run's arguments and load the ruleset once: `seats` as `SEAT=KIND[:NAME=VALUE,...]`,
-    `options` as `NAME=VALUE`. Raises `SimulateError` for a bad argument, or the ruleset's own error."""
+    `options` as `NAME=VALUE`. Raises `SimulateError` for a bad argument, or the ruleset's own error.
+    `engine` "native" asks for the compiled backend (see `choose_engine`)."""
     if games < 1:
         raise SimulateError(f"the number of games must be at least 1, not {games}")
     option_pairs = tuple(_pairs(options, "--option NAME"))
@@ -167,8 +170,10 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
         check_seats(rules, specs, count)
     except SeatError as exc:
         raise SimulateError(str(exc)) from None
+    chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note)
     plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
-                rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders)
+                rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders,
+                chosen)
     _COMPILED[_cache_key(plan)] = rules  # games played in this process use this copy
     return plan
 
@@ -201,6 +206,8 @@ def _leaders(game: Game) -> tuple[int, ...]:
 
 def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
     """Play game `index` of the plan to its end and record it."""
+    if plan.engine == "native":
+        return _play_native(rules, plan, index)
     seed = plan.game_seed(index)
     game = rules.new_game(seed=seed, players=plan.players)
     tally = [0, 0, 0]
@@ -251,6 +258,48 @@ def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
     return GameRecord(index, seed, game.players, game.outcome or "unfinished", game.reason,
                       tuple(winners) if winners is not None else None, tuple(game.scores()), moves, turns,
                       tally[0], tally[1], tally[2], lead_changes, comeback, refused)
+
+
+def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
+    """Game `index` played by the native backend: one random seat, the same moves as `play_game`'s
+    random bot makes (the same random draws). Where compiled code stops at an error, the Python
+    backend plays the game instead, and reports the error as it always does."""
+    from .native import NativeStop, native_backend
+
+    seed = plan.game_seed(index)
+    game = rules.new_game(seed=seed, players=plan.players)
+    native = native_backend(rules)
+    try:
+        position = native.start(game)
+        score, decisions, options, choices = native.playout(position, seat_seed(seed, 0))
+    except NativeStop:
+        return play_game(rules, replace(plan, engine="python"), index)
+    moves = int(position.moves)
+    return GameRecord(index, seed, game.players, position.outcome or "unfinished", position.reason, None, (score,),
+                      moves, 1 if moves else 0, decisions, options, choices, None, None)
+
+
+ENGINES = ("python", "native")
+
+
+def choose_engine(rules: Ruleset, engine: str, seats: Sequence[SeatSpec], note: Callable[[str], None]) -> str:
+    """The engine a run will use: `native` where asked for and able to play it (compiled here, so
+    worker processes find it in the cache), else `python`, with one line to `note` saying why."""
+    if engine not in ENGINES:
+        raise SimulateError(f"engine {engine!r}: choose {' or '.join(ENGINES)}")
+    if engine == "python":
+        return engine
+    from .native import Unsupported, native_backend
+
+    if any(spec.kind != "random" or spec.bot_params for spec in seats):
+        note("native engine: it plays random seats only; playing with the Python engine")
+        return "python"
+    try:
+        native_backend(rules)
+    except Unsupported as exc:
+        note(f"native engine: not for this ruleset ({exc}); playing with the Python engine")
+        return "python"
+    return engine
 
 
 # -- workers: each compiles the ruleset once ------------------------------------------------
@@ -641,7 +690,8 @@ class Run:
 
     def report(self) -> dict[str, Any]:
         """The JSON report: the summary, with how the run went (the only part that varies) under `run`."""
-        return {**self.summary, "run": {"backend": self.backend, "jobs": self.jobs, "seconds": round(self.seconds, 3),
+        return {**self.summary, "run": {"backend": self.backend, "engine": self.plan.engine, "jobs": self.jobs,
+                                        "seconds": round(self.seconds, 3),
                                         "games_per_second": round(len(self.records) / self.seconds, 2)
                                         if self.seconds > 0 else None}}
 
@@ -649,13 +699,14 @@ class Run:
 def simulate_games(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
                    options: Iterable[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1, backend: str = "local",
                    address: str | None = None, progress: Console | None = None,
-                   search_path: Iterable[str] = ()) -> Run:
+                   search_path: Iterable[str] = (), engine: str = "python",
+                   note: Callable[[str], None] = lambda line: None) -> Run:
     """Check the arguments, play the games (with a progress bar on `progress`, if given) and
     summarize them."""
     _check_backend(backend, jobs)
     if address is not None and backend != "ray":
         raise SimulateError("--address names a Ray cluster: give it with --backend ray")
-    plan = prepare(ruleset, games, players, seats, options, seed, search_path)
+    plan = prepare(ruleset, games, players, seats, options, seed, search_path, engine, note)
     if backend == "ray":
         import_ray()
     start = time.perf_counter()
@@ -676,7 +727,7 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
                      address: str | None = None, out: Path | None = None, csv_file: Path | None = None,
                      plots: Path | None = None, console: Console | None = None,
                      err_console: Console | None = None, show_progress: bool = True,
-                     search_path: Sequence[str] = ()) -> int:
+                     search_path: Sequence[str] = (), engine: str = "python") -> int:
     """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
     The progress bar and errors go to `err_console` (standard error). Returns the exit code: 0, 1
     for an error of the ruleset, a game or a file, 2 for a bad argument."""
@@ -686,12 +737,14 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
         if plots is not None:
             check_plots()
         run = simulate_games(ruleset, games, players, seat, option, seed, jobs, backend, address,
-                             err_console if show_progress else None, search_path)
+                             err_console if show_progress else None, search_path, engine,
+                             lambda line: err_console.print(Text(printable(line)), soft_wrap=True))
         for part in render_summary(run.summary):
             console.print(part)
             console.print()
         rate = f" ({len(run.records) / run.seconds:.1f} games/s)" if run.seconds > 0 else ""
-        where = f"{jobs} job{'s' if jobs > 1 else ''}" + (", ray" if backend == "ray" else "")
+        where = f"{jobs} job{'s' if jobs > 1 else ''}" + (", ray" if backend == "ray" else "") + \
+            (", native engine" if run.plan.engine == "native" else "")
         console.print(Text(f"{len(run.records)} games in {run.seconds:.2f} s{rate}, {where}", style="dim"))
         written: list[Path] = []
         if out is not None:
@@ -717,6 +770,6 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
     return 0
 
 
-__all__ = ["BACKENDS", "GameRecord", "MissingExtraError", "Plan", "Run", "SimulateError", "batches", "compiled",
+__all__ = ["BACKENDS", "ENGINES", "GameRecord", "MissingExtraError", "Plan", "Run", "SimulateError", "batches", "compiled",
            "csv_text", "describe", "play_batch", "play_game", "prepare", "render_summary",
            "run_games", "simulate_command", "simulate_games", "summarize", "wilson", "write_plots"]

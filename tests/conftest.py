@@ -17,6 +17,16 @@ if str(BENCHMARKS) not in sys.path:
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Compiled rulesets (the native backend) go to a folder of the test run, never the user's."""
+    import os
+
+    folder = tmp_path_factory.mktemp("cardrules-cache")
+    os.environ["CARDRULES_CACHE"] = str(folder)
+    return folder
+
+
 @pytest.fixture(autouse=True)
 def private_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test keeps persistent values (cumulative Vegas) in its own folder, never the user's."""

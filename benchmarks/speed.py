@@ -1,0 +1,181 @@
+"""Issue 13's scoreboard: the speed of cardrules against a hand-written engine, side by side.
+
+    python benchmarks/speed.py [--games 200] [--quick]
+
+Everything is measured in this one process (or its child processes, for commands), in CPU
+seconds, so the ratios hold on a shared machine:
+
+- random Klondike playouts, actions per CPU-second: OpenSpiel's `solitaire` (hand-written
+  C++, its own random-bot loop, and driven action by action from Python; skipped with a message
+  without the `open_spiel` package), the hand-written Python reference
+  (benchmarks/reference_klondike.py), and cardrules' Python and native backends on `klondike`;
+- games per second of `cardrules simulate klondike -n 2000` on 1 and 2 jobs (both engines);
+- the solver's positions per CPU-second;
+- start-up: `cardrules --help`, `cardrules validate klondike`, loads (benchmarks/startup.py's).
+
+Each figure is printed beside its goal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from reference_klondike import play_random
+
+
+def cpu_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_command(*args: str) -> float:
+    """CPU seconds a command takes (itself and its children)."""
+    before = cpu_children()
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return cpu_children() - before
+
+
+def openspiel(games: int) -> tuple[float | None, float | None]:
+    """Actions per CPU-second of OpenSpiel's solitaire: its C++ random-bot loop, and a Python loop."""
+    try:
+        import pyspiel
+    except ImportError:
+        print("  OpenSpiel: not installed (pip install open_spiel) - skipped")
+        return None, None
+    game = pyspiel.load_game("solitaire")
+    actions, start = 0, time.process_time()
+    for seed in range(games):
+        state = game.new_initial_state()
+        pyspiel.evaluate_bots(state, [pyspiel.make_uniform_random_bot(0, seed)], seed)
+        actions += len(state.history())
+    cpp = actions / (time.process_time() - start)
+    actions, start = 0, time.process_time()
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+    return cpp, actions / (time.process_time() - start)
+
+
+def reference(games: int) -> float:
+    moves, start = 0, time.process_time()
+    for seed in range(games):
+        moves += play_random(seed, 1, "standard")[0]
+    return moves / (time.process_time() - start)
+
+
+def python_backend(games: int) -> float:
+    from cardrules import load_ruleset
+
+    rules = load_ruleset("klondike")
+    moves, start = 0, time.process_time()
+    for seed in range(games):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_moves()))
+        moves += len(game.history)
+    return moves / (time.process_time() - start)
+
+
+def native_backend(games: int) -> tuple[float | None, float]:
+    """Actions per CPU-second (dealing each game in Python included), and the CPU seconds of the
+    first use (generating the module and compiling or loading it, and a first playout)."""
+    from cardrules import load_ruleset
+    from cardrules.native import Unsupported
+    from cardrules.native import native_backend as backend_of
+
+    rules = load_ruleset("klondike")
+    start = time.process_time()
+    try:
+        native = backend_of(rules)
+        native.playout(native.start(rules.new_game(seed=0)), 0)
+    except Unsupported as exc:
+        print(f"  native backend: {exc}")
+        return None, 0.0
+    first = time.process_time() - start
+    moves, start = 0, time.process_time()
+    for seed in range(games * 10):
+        position = native.start(rules.new_game(seed=seed))
+        native.playout(position, seed)
+        moves += position.moves
+    return moves / (time.process_time() - start), first
+
+
+def simulate(games: int, jobs: int, engine: str) -> float:
+    """Games per wall-clock second (what jobs buy is time, not CPU)."""
+    from cardrules.simulate import simulate_games
+
+    start = time.perf_counter()
+    run = simulate_games("klondike", games, jobs=jobs, engine=engine)
+    return len(run.records) / (time.perf_counter() - start)
+
+
+def solver(seeds: range) -> float:
+    from cardrules import load_ruleset
+    from cardrules.solver import solve
+
+    rules = load_ruleset("klondike", {"draw": 3})
+    nodes, seconds = 0, 0.0
+    for seed in seeds:
+        result = solve(rules, seed=seed, thoughtful=True, timeout=5, clock="cpu")
+        nodes += result.nodes
+        seconds += result.search_seconds
+    return nodes / seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="random games per engine (default 200)")
+    parser.add_argument("--quick", action="store_true", help="fewer games, no simulate or solver runs")
+    args = parser.parse_args(argv)
+    games = 20 if args.quick else args.games
+
+    print(f"Random Klondike playouts, {games} games each (native: {games * 10}), actions per CPU-second:")
+    cpp, driven = openspiel(games * 5)
+    ref = reference(games)
+    py = python_backend(games)
+    nat, first = native_backend(games)
+    rows = [("OpenSpiel solitaire, C++ loop", cpp), ("OpenSpiel solitaire, Python loop", driven),
+            ("hand-written Python reference", ref), ("cardrules Python backend", py), ("cardrules native backend", nat)]
+    for name, rate in rows:
+        ratio = f"{rate / cpp:6.2f}x OpenSpiel C++" if rate and cpp else ""
+        print(f"  {name:<34} {rate:>12,.0f}  {ratio}" if rate else f"  {name:<34} {'-':>12}")
+    print(f"  goal: native >= 1.0x OpenSpiel C++: {nat / cpp:.2f}x" if nat and cpp else "  (no OpenSpiel to compare)")
+    print(f"  goal: Python backend <= 1.5x the reference's time per move: {ref / py:.2f}x")
+    print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
+    if not args.quick:
+        print("simulate klondike -n 2000, games per second:")
+        one, two = simulate(2000, 1, "python"), simulate(2000, 2, "python")
+        print(f"  Python engine: 1 job {one:.1f}, 2 jobs {two:.1f}: {two / one:.2f}x (goal >= 1.8x)")
+        one, two = simulate(2000, 1, "native"), simulate(2000, 2, "native")
+        print(f"  native engine: 1 job {one:.1f}, 2 jobs {two:.1f}: {two / one:.2f}x")
+        print(f"solver, thoughtful Klondike draw 3, seeds 1-5: {solver(range(1, 6)):,.0f} positions per CPU-second")
+    startup = HERE / "startup.py"
+    if startup.exists():
+        print("start-up (benchmarks/startup.py):")
+        subprocess.run([sys.executable, str(startup)], check=False)
+    else:
+        cardrules = [sys.executable, "-m", "cardrules.cli"]
+        print(f"start-up: --help {run_command(*cardrules, '--help'):.2f} s CPU (goal <= 0.15), validate klondike "
+              f"{run_command(*cardrules, 'validate', 'klondike'):.2f} s CPU (goal <= 0.3)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

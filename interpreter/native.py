@@ -1,0 +1,1417 @@
+"""Backend 2: a ruleset compiled to native code with Numba.
+
+The front end (parse, check, types; `ruleset._Builder`) has already accepted the ruleset and
+built the Python backend. This module lowers the same checked syntax trees to array code that
+Numba compiles: the state is flat integer arrays (`C[pile, i]` the cards of each pile bottom
+first, `N[pile]` the sizes, `U[card]` the face bits, `V[slot]` the variables, `M` the game's
+meta fields), moves are integers (`Native.action`), and listing, applying, triggers, end checks,
+scoring and whole random playouts run in compiled code. Options are run-time inputs (`O`), so
+one compiled module serves every option combination of a ruleset; it is cached in the user cache
+folder under the hash of its generated source, and only the first load pays for compiling.
+
+Only code generated here from the parsed trees reaches Numba (names are mapped, literals go
+through `repr`); ruleset text is never evaluated. The Python backend stays the reference: where a
+ruleset uses a construct this backend does not cover, `native_backend` says which one and where,
+and callers keep the Python backend. Where compiled code meets an error (arithmetic on `none`, an
+index out of range, a 64-bit overflow), it stops with `NativeStop`, and the caller replays the
+game's moves through the Python backend, which reports (or, for an intermediate overflow Python
+does not have, continues) exactly as the reference does.
+
+Covered today: one seat, no phases; moves with `take` top, all, run or a count, with or without
+`match`, and `when`; the effects move (from, to, count, flip, face, place), set, add, turn_up,
+turn_down, if, for, end; triggers with or without `for`, `when` and `after`; `end.when` (without
+`winners`), `no_moves`, `max_moves`, `cycle`; `on_end`; `score`. Expressions: every operator but
+`in`, card and pile attributes, options, variables, zones, ruleset functions, `size`, `empty`,
+`top`, `bottom`, `cards`, `run`, `min`, `max`, `abs`, and comprehensions (`all`, `any`, `count`,
+`sum`, `min`, `max`) over zones, cards and `pairs`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import CardrulesError, SourcePos
+from .parser import (
+    Attr,
+    Binary,
+    Call,
+    Comprehension,
+    Const,
+    Index,
+    ListLit,
+    Name,
+    Node,
+    Ternary,
+    Unary,
+    parse_loop,
+)
+
+NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
+NO_STR = -1  # a string that is `none`
+
+# The meta fields of a game (`M`).
+OVER, RESULT, REASON, MOVES, MAX_MOVES, LAST, CYCLE, BEGIN, SEEN, STOP = range(10)
+META = 10
+CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
+BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
+MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
+
+
+class Unsupported(Exception):
+    """A construct the native backend does not cover (yet); the Python backend runs the ruleset."""
+
+    def __init__(self, what: str, pos: SourcePos | None = None) -> None:
+        super().__init__(what)
+        self.what = what
+        self.pos = pos
+
+    def __str__(self) -> str:
+        return f"{self.pos}: {self.what}" if self.pos is not None else self.what
+
+
+class NativeStop(CardrulesError):
+    """Compiled code met an error: the Python backend replays the game to report it exactly."""
+
+
+@dataclass(frozen=True)
+class _Val:
+    """A lowered value: its type, its code, and for a list of cards `(array, lo, hi)`."""
+
+    type: str  # int bool str card pile piles cards none
+    code: str = ""
+    value: Any = None  # a constant known at lowering (zone piles)
+    const: bool = False
+    maybe_none: bool = False  # an int that may be NO_INT (an attribute of no card)
+    arr: str = ""
+    lo: str = ""
+    hi: str = ""
+
+
+def _int(code: str, maybe_none: bool = False) -> _Val:
+    return _Val("int", code, maybe_none=maybe_none)
+
+
+class _Emitter:
+    """Lowers one checked ruleset to the source of a Numba module."""
+
+    def __init__(self, rules: Any) -> None:
+        front = rules.front_end
+        if front is None:
+            raise Unsupported("the ruleset was not built by the front end")
+        self.rules = rules
+        self.front = front
+        self.data = front.data
+        self.doc = front.doc
+        self.strings: dict[str, int] = {}
+        self.helpers: list[str] = []
+        self.counter = 0
+        self.functions = {name: (f.params, f.body) for name, f in front.scope.functions.items()}
+        self.option_slots = {name: i for i, name in enumerate(rules.options)}
+        self.path: tuple[Any, ...] = ()
+
+    # -- errors and names ----------------------------------------------------------------
+
+    def no(self, what: str, path: tuple[Any, ...] | None = None) -> Unsupported:
+        where = path if path is not None else self.path
+        try:
+            pos = self.doc.pos(where)
+        except Exception:  # noqa: BLE001 - a position is a courtesy
+            pos = None
+        return Unsupported(what, pos)
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def sid(self, text: str) -> int:
+        """The id of a string (suits, zone names, option values) in compiled code."""
+        return self.strings.setdefault(text, len(self.strings))
+
+    def value_at(self, path: tuple[Any, ...]) -> Any:
+        value: Any = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+    def parse(self, path: tuple[Any, ...]) -> Node:
+        self.path = path
+        return self.front.parse(path)
+
+    # -- expressions ---------------------------------------------------------------------
+
+    def expr(self, node: Node, env: dict[str, _Val], want: str | None = None) -> _Val:
+        value = self._expr(node, env)
+        if want == "bool" and value.type != "bool":
+            raise self.no(f"a truth value was expected, got {value.type}")
+        if want == "int" and value.type not in ("int",):
+            raise self.no(f"a number was expected, got {value.type}")
+        if want == "card" and value.type == "none":
+            return _Val("card", "NOCARD")
+        return value
+
+    def checked(self, value: _Val) -> str:
+        """Code for an int that must not be `none` here (arithmetic, ordering)."""
+        return f"ck({value.code})" if value.maybe_none else value.code
+
+    def _expr(self, node: Node, env: dict[str, _Val]) -> _Val:
+        if isinstance(node, Const):
+            v = node.value
+            if isinstance(v, bool):
+                return _Val("bool", repr(v), v, True)
+            if isinstance(v, int):
+                return _Val("int", repr(v), v, True)
+            if isinstance(v, str):
+                return _Val("str", repr(self.sid(v)), v, True)
+            if v is None:
+                return _Val("none", "", None, True)
+            raise self.no("this constant")
+        if isinstance(node, Name):
+            return self._name(node, env)
+        if isinstance(node, Attr):
+            return self._attr(node, env)
+        if isinstance(node, Index):
+            obj = self.expr(node.obj, env)
+            index = self.expr(node.index, env, "int")
+            if obj.type == "piles":
+                if obj.value is not None and index.const and -len(obj.value) <= index.value < len(obj.value):
+                    pile = obj.value[index.value]
+                    return _Val("pile", repr(pile), pile, True)
+                return _Val("pile", f"at({obj.code}, {self.checked(index)})")
+            if obj.type == "pile":
+                return _Val("card", f"at(C[{obj.code}][:N[{obj.code}]], {self.checked(index)})")
+            if obj.type == "cards":
+                return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
+            raise self.no("indexing this value")
+        if isinstance(node, Call):
+            return self._call(node, env)
+        if isinstance(node, Comprehension):
+            return self._comprehension(node, env)
+        if isinstance(node, Binary):
+            return self._binary(node, env)
+        if isinstance(node, Unary):
+            operand = self.expr(node.operand, env)
+            if node.op == "not":
+                if operand.const:
+                    return _Val("bool", repr(not operand.value), not operand.value, True)
+                return _Val("bool", f"(not {operand.code})")
+            if operand.const:
+                return _Val("int", repr(-operand.value), -operand.value, True)
+            return _int(f"neg({self.checked(operand)})")
+        if isinstance(node, Ternary):
+            condition = self.expr(node.condition, env, "bool")
+            if condition.const:
+                return self.expr(node.then if condition.value else node.otherwise, env)
+            then, otherwise = self.expr(node.then, env), self.expr(node.otherwise, env)
+            types = {then.type, otherwise.type}
+            if types <= {"card", "none"}:
+                then, otherwise = self.as_type(then, "card"), self.as_type(otherwise, "card")
+                type_ = "card"
+            elif types <= {"int", "none"}:
+                then, otherwise = self.as_type(then, "int"), self.as_type(otherwise, "int")
+                type_ = "int"
+            elif types <= {"str", "none"}:
+                then, otherwise = self.as_type(then, "str"), self.as_type(otherwise, "str")
+                type_ = "str"
+            elif len(types) == 1 and types <= {"bool", "pile"}:
+                type_ = then.type
+            else:
+                raise self.no("a conditional whose branches have different kinds of value")
+            return _Val(type_, f"({then.code} if {condition.code} else {otherwise.code})",
+                        maybe_none=then.maybe_none or otherwise.maybe_none or "none" in types)
+        if isinstance(node, ListLit):
+            raise self.no("a list")
+        raise self.no(f"{type(node).__name__}")
+
+    def as_type(self, value: _Val, type_: str) -> _Val:
+        if value.type != "none":
+            return value
+        code = {"card": "NOCARD", "int": "NO_INT", "str": "NO_STR"}[type_]
+        return _Val(type_, code, None, True, maybe_none=True)
+
+    def _name(self, node: Name, env: dict[str, _Val]) -> _Val:
+        name = node.name
+        if name in env:
+            return env[name]
+        rules = self.rules
+        if name in rules.variables:
+            variable = rules.variables[name]
+            if variable.per_player:
+                raise self.no("a per-player variable")
+            kind = self.var_kind(name)
+            if kind == "bool":
+                return _Val("bool", f"(V[{variable.slot}] != 0)")
+            return _int(f"V[{variable.slot}]", maybe_none=True)
+        if name in rules.zones:
+            zone = rules.zones[name]
+            if zone.seat_piles is not None:
+                raise self.no("a per-player zone")
+            if zone.single:
+                return _Val("pile", repr(zone.piles[0]), zone.piles[0], True)
+            return _Val("piles", f"Z_{name}", zone.piles, True)
+        raise self.no(f"the name '{name}'")
+
+    def var_kind(self, name: str) -> str:
+        """A variable's kind: every value it starts with, for every option, decides."""
+        spec = self.data["variables"][name]
+        initial = spec.get("initial", 0) if isinstance(spec, dict) else spec
+        if isinstance(initial, bool):
+            return "bool"
+        if isinstance(initial, int):
+            return "int"
+        declared = self.front.scope.variables.get(name)
+        if declared is not None and declared[1] in ("int", "bool"):
+            return str(declared[1])
+        if isinstance(initial, str):  # an expression: the kind of value it gives, under any option
+            saved = self.path
+            kind = self.expr(self.parse(("variables", name, "initial")), {"player": _Val("int", "0", 0, True)}).type
+            self.path = saved
+            if kind in ("int", "bool"):
+                return kind
+        raise self.no(f"the variable '{name}' (neither a number nor a truth value)", ("variables", name))
+
+    def option(self, name: str) -> _Val:
+        option = self.rules.options[name]
+        slot = self.option_slots[name]
+        kinds = {type(v) for v in option.values}
+        if kinds == {bool}:
+            return _Val("bool", f"(O[{slot}] != 0)")
+        if kinds == {int}:
+            return _int(f"O[{slot}]")
+        if kinds == {str}:
+            for v in option.values:
+                self.sid(v)
+            return _Val("str", f"O[{slot}]")
+        raise self.no(f"the option '{name}' mixes kinds of value")
+
+    def _attr(self, node: Attr, env: dict[str, _Val]) -> _Val:
+        if isinstance(node.obj, Name) and node.obj.name == "option" and "option" not in env:
+            return self.option(node.name)
+        obj = self.expr(node.obj, env)
+        if obj.type in ("card", "none"):
+            card = self.as_type(obj, "card").code
+            if node.name == "face_up":
+                return _Val("bool", f"(U[{card}] == 1)")
+            kind = self.rules.deck.attributes.get(node.name)
+            if kind == "int":
+                return _int(f"A_{node.name}[{card}]", maybe_none=True)
+            if kind == "str":
+                return _Val("str", f"A_{node.name}[{card}]")
+            raise self.no(f"the card attribute '{node.name}'")
+        if obj.type == "pile":
+            if node.name == "index":
+                return _int(f"PILE_INDEX[{obj.code}]")
+            if node.name == "owner":
+                return _int(f"PILE_OWNER[{obj.code}]")
+            if node.name == "zone":
+                return _Val("str", f"PILE_ZONE[{obj.code}]")
+        raise self.no(f"the attribute '{node.name}' of {obj.type}")
+
+    def _call(self, node: Call, env: dict[str, _Val]) -> _Val:
+        func, args = node.func, node.args
+        if func in self.functions:
+            params, body = self.functions[func]
+            values = [self.expr(a, env) for a in args]
+            # A function's body sees the bindings (src, card, ...) and its parameters, not the
+            # caller's locals (comprehension names, parameters), as in the front end.
+            inner = {k: v for k, v in env.items() if not k.startswith("\0") and "\0" + k not in env}
+            inner.update(zip(params, values))
+            for p, v in zip(params, values):
+                inner["\0" + p] = v
+            return self.expr(body, inner)
+        if func in ("size", "empty"):
+            arg = self.expr(args[0], env)
+            if arg.type == "pile":
+                size = f"N[{arg.code}]"
+            elif arg.type == "cards":
+                size = f"({arg.hi} - {arg.lo})"
+            elif arg.type == "piles" and arg.value is not None:
+                size = repr(len(arg.value))
+            else:
+                raise self.no(f"{func}() of {arg.type}")
+            return _int(size) if func == "size" else _Val("bool", f"({size} == 0)")
+        if func in ("top", "bottom"):
+            arg = self.expr(args[0], env)
+            if arg.type == "pile":
+                return _Val("card", f"{func}_of(C[{arg.code}], 0, N[{arg.code}])")
+            if arg.type == "cards":
+                return _Val("card", f"{func}_of({arg.arr}, {arg.lo}, {arg.hi})")
+            raise self.no(f"{func}() of {arg.type}")
+        if func in ("cards", "run"):
+            arg = self.expr(args[0], env)
+            if arg.type != "pile":
+                raise self.no(f"{func}() of {arg.type}")
+            lo = "0" if func == "cards" else f"run_start(C[{arg.code}], N[{arg.code}], U)"
+            return _Val("cards", arr=f"C[{arg.code}]", lo=lo, hi=f"N[{arg.code}]")
+        if func == "abs":
+            arg = self.expr(args[0], env, "int")
+            return _int(f"abs({self.checked(arg)})")
+        if func in ("min", "max") and len(args) >= 2:
+            parts = [self.checked(self.expr(a, env, "int")) for a in args]
+            code = parts[0]
+            for part in parts[1:]:
+                code = f"{func}({code}, {part})"
+            return _int(code)
+        raise self.no(f"{func}() here")
+
+    def _binary(self, node: Binary, env: dict[str, _Val]) -> _Val:
+        op = node.op
+        if op in ("and", "or"):
+            left = self.expr(node.left, env, "bool")
+            if left.const:
+                if bool(left.value) == (op == "and"):
+                    return self.expr(node.right, env, "bool")
+                return left
+            right = self.expr(node.right, env, "bool")
+            return _Val("bool", f"({left.code} {op} {right.code})")
+        left, right = self.expr(node.left, env), self.expr(node.right, env)
+        if op in ("+", "-", "*", "/", "%"):
+            if left.type != "int" or right.type != "int":
+                raise self.no(f"'{op}' on {left.type} and {right.type}")
+            if left.const and right.const and op in ("+", "-", "*"):
+                value = {"+": left.value + right.value, "-": left.value - right.value,
+                         "*": left.value * right.value}[op]
+                return _Val("int", repr(value), value, True)
+            function = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}[op]
+            return _int(f"{function}({self.checked(left)}, {self.checked(right)})")
+        if op in ("==", "!="):
+            types = {left.type, right.type}
+            if "none" in types:
+                other = left if right.type == "none" else right
+                if other.type == "none":
+                    return _Val("bool", repr(op == "=="), op == "==", True)
+                left, right = self.as_type(left, other.type), self.as_type(right, other.type)
+            elif len(types) != 1:
+                return _Val("bool", repr(op == "!="), op == "!=", True)
+            if left.type in ("cards", "piles"):
+                raise self.no(f"comparing {left.type}")
+            return _Val("bool", f"({left.code} {op} {right.code})")
+        if op in ("<", "<=", ">", ">="):
+            if left.type != "int" or right.type != "int":
+                raise self.no(f"ordering {left.type} and {right.type}")
+            return _Val("bool", f"({self.checked(left)} {op} {self.checked(right)})")
+        raise self.no(f"the operator '{op}'")
+
+    def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
+        func = node.func
+        if func not in ("all", "any", "count", "sum", "min", "max"):
+            raise self.no(f"{func}(... for ...)")
+        # The helper takes every value of `env` as parameters (cards as three), and loops itself.
+        params: list[str] = []
+        args: list[str] = []
+        inner: dict[str, _Val] = {}
+        for i, (name, value) in enumerate(env.items()):
+            if name.startswith("\0"):
+                continue
+            if "\0" + name in env:
+                inner["\0" + name] = value  # still a local inside the helper
+            if value.const:
+                inner[name] = value
+            elif value.type == "cards":
+                params += [f"a{i}", f"l{i}", f"h{i}"]
+                args += [value.arr, value.lo, value.hi]
+                inner[name] = _Val("cards", arr=f"a{i}", lo=f"l{i}", hi=f"h{i}")
+            else:
+                params.append(f"p{i}")
+                args.append(value.code)
+                inner[name] = _Val(value.type, f"p{i}", value.value, False, value.maybe_none)
+        iterable = node.iterable
+        lines: list[str] = []
+        if isinstance(iterable, Call) and iterable.func == "pairs":
+            items = self.expr(iterable.args[0], inner)
+            if items.type != "cards" or len(node.names) != 2:
+                raise self.no("pairs() of this value")
+            lines.append(f"    for j in range({items.lo}, {items.hi} - 1):")
+            a, b = self.fresh("x"), self.fresh("x")
+            lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
+            inner["\0" + node.names[1]] = inner[node.names[1]] = _Val("card", b)
+        else:
+            items = self.expr(iterable, inner)
+            x = self.fresh("x")
+            if items.type == "piles" and len(node.names) == 1:
+                lines.append(f"    for {x} in {items.code}:")
+                element_type = "pile"
+            elif items.type == "cards" and len(node.names) == 1:
+                lines.append(f"    for j in range({items.lo}, {items.hi}):")
+                lines.append(f"        {x} = {items.arr}[j]")
+                element_type = "card"
+            else:
+                raise self.no(f"a comprehension over {items.type}")
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
+        element = self.expr(node.element, inner)
+        condition = self.expr(node.condition, inner, "bool") if node.condition is not None else None
+        body = "        "
+        if condition is not None:
+            lines.append(f"        if not {condition.code}: continue")
+        if func == "all":
+            self._want(element, "bool")
+            lines.append(f"{body}if not {element.code}: return False")
+            result, ret, type_ = "True", "True", "bool"
+        elif func == "any":
+            self._want(element, "bool")
+            lines.append(f"{body}if {element.code}: return True")
+            result, ret, type_ = "False", "False", "bool"
+        elif func == "count":
+            test = f"if {element.code}: " if element.type == "bool" else ""
+            lines.append(f"{body}{test}acc += 1")
+            result, ret, type_ = "0", "acc", "int"
+        elif func == "sum":
+            self._want(element, "int")
+            lines.append(f"{body}acc = add(acc, {self.checked(element)})")
+            result, ret, type_ = "0", "acc", "int"
+        else:
+            self._want(element, "int")
+            better = "<" if func == "min" else ">"
+            lines.append(f"{body}v = {self.checked(element)}")
+            lines.append(f"{body}if not found or v {better} acc: acc = v")
+            lines.append(f"{body}found = True")
+            result, ret, type_ = "NO_INT", "acc", "int"
+        name = self.fresh("comp")
+        head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O{''.join(', ' + p for p in params)}):",
+                f"    acc = {result}; found = False"]
+        self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
+        return _Val(type_, f"{name}(C, N, U, V, O{''.join(', ' + a for a in args)})",
+                    maybe_none=func in ("min", "max"))
+
+    def _want(self, value: _Val, type_: str) -> None:
+        if value.type != type_:
+            raise self.no(f"{type_} expected in a comprehension, got {value.type}")
+
+def native_available() -> bool:
+    """Is Numba installed (the native backend's compiler)?"""
+    return importlib.util.find_spec("numba") is not None
+
+
+_RUNTIME = '''
+import numpy as np
+from numba import njit
+
+NO_INT = -9223372036854775807 - 1
+NO_STR = -1
+INT_MAX = 9223372036854775807
+
+
+class Stop(Exception):
+    pass
+
+
+@njit(cache=True)
+def ck(x):
+    if x == NO_INT:
+        raise Stop("none")
+    return x
+
+
+@njit(cache=True)
+def add(a, b):
+    if (b > 0 and a > INT_MAX - b) or (b < 0 and a < NO_INT - b):
+        raise Stop("overflow")
+    return a + b
+
+
+@njit(cache=True)
+def sub(a, b):
+    if (b < 0 and a > INT_MAX + b) or (b > 0 and a < NO_INT + b):
+        raise Stop("overflow")
+    return a - b
+
+
+@njit(cache=True)
+def neg(a):
+    if a == NO_INT:
+        raise Stop("overflow")
+    return -a
+
+
+@njit(cache=True)
+def mul(a, b):
+    if a == 0 or b == 0:
+        return 0
+    r = a * b
+    if (a == -1 and b == NO_INT) or (b == -1 and a == NO_INT) or r // b != a:
+        raise Stop("overflow")
+    return r
+
+
+@njit(cache=True)
+def div(a, b):
+    if b == 0:
+        raise Stop("division by zero")
+    if a == NO_INT and b == -1:
+        raise Stop("overflow")
+    return a // b
+
+
+@njit(cache=True)
+def mod(a, b):
+    if b == 0:
+        raise Stop("division by zero")
+    return a % b
+
+
+@njit(cache=True)
+def at(xs, i):
+    n = len(xs)
+    if i < -n or i >= n:
+        raise Stop("index out of range")
+    return xs[i] if i >= 0 else xs[n + i]
+
+
+@njit(cache=True)
+def top_of(xs, lo, hi):
+    return xs[hi - 1] if hi > lo else NOCARD
+
+
+@njit(cache=True)
+def bottom_of(xs, lo, hi):
+    return xs[lo] if hi > lo else NOCARD
+
+
+@njit(cache=True)
+def run_start(row, n, U):
+    k = n
+    while k > 0 and U[row[k - 1]] == 1:
+        k -= 1
+    return k
+
+
+@njit(cache=True)
+def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
+    if n <= 0:
+        return
+    if n > N[src]:
+        n = N[src]
+    base = N[src] - n
+    for i in range(n):
+        TMP[i] = C[src, base + n - 1 - i] if flip else C[src, base + i]
+    if flip:
+        for i in range(n):
+            U[TMP[i]] = 1 - U[TMP[i]]
+    if face >= 0:
+        for i in range(n):
+            U[TMP[i]] = face
+    N[src] = base
+    if bottom:
+        m = N[dst]
+        for i in range(m - 1, -1, -1):
+            C[dst, i + n] = C[dst, i]
+        for i in range(n):
+            C[dst, i] = TMP[i]
+    else:
+        m = N[dst]
+        for i in range(n):
+            C[dst, m + i] = TMP[i]
+    N[dst] += n
+
+
+@njit(cache=True)
+def end(M, result, reason):
+    if M[0] == 0:
+        M[0] = 1
+        M[1] = result
+        M[2] = reason
+
+
+@njit(cache=True)
+def enc(k, src, dst, n):
+    return ((k * NP1 + src + 1) * NP1 + dst + 1) * CAP1 + n
+
+
+@njit(cache=True)
+def position_key(C, N, U, key):
+    for p in range(len(N)):
+        for i in range(N[p]):
+            card = C[p, i]
+            key[card] = ((p * CAP1 + i) * 2 + U[card]) + 1
+'''
+
+
+def _array(values: Any) -> str:
+    return f"np.array({list(values)!r}, dtype=np.int64)"
+
+
+class _ModuleBuilder(_Emitter):
+    """The whole module: tables, the listing, each move's effects, triggers, the end, playouts."""
+
+    def build(self) -> tuple[str, dict[str, Any]]:
+        rules = self.rules
+        if rules.max_players != 1:
+            raise self.no("a game of more than one seat", ("players",) if "players" in self.data else ())
+        if rules.simultaneous or rules.phases or rules.rotation:
+            raise self.no("turns (phases, rotation, every seat at once)", ("turns",) if "turns" in self.data else ())
+        if rules.repeat is not None:
+            raise self.no("end.repeat", ("end", "repeat"))
+        if rules.on_start:
+            raise self.no("on_start", ("on_start",))
+        self.deck = rules.deck
+        ncards, npiles = len(rules.deck), rules.pile_count
+        lines = [_RUNTIME.replace("NOCARD", str(ncards)).replace("NP1", str(npiles + 1))
+                 .replace("CAP1", str(ncards + 1)),
+                 f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
+                 f"CAP1 = {ncards + 1}"]
+        body = [self._listing(), self._moves_applied(), self._triggers(), self._after_change(),
+                self._score(), _DRIVER]
+        tables = []
+        for name, kind in sorted(self.deck.attributes.items()):
+            if kind == "int":
+                values = [card.get(name) for card in self.deck.cards]
+                if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                    tables.append(f"A_{name} = {_array(values + [NO_INT])}")
+            elif kind == "str":
+                values = [card.get(name) for card in self.deck.cards]
+                if all(isinstance(v, str) for v in values):
+                    tables.append(f"A_{name} = {_array([self.sid(v) for v in values] + [NO_STR])}")
+        tables.append(f"PILE_INDEX = {_array(rules.pile_index)}")
+        tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
+        tables.append(f"PILE_ZONE = {_array([self.sid(z) for z in rules.pile_zone])}")
+        for name, zone in rules.zones.items():
+            tables.append(f"Z_{name} = {_array(zone.piles)}")
+        source = "\n".join(lines + tables + self.helpers + body) + "\n"
+        return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons}
+
+    # -- the listing of legal moves ---------------------------------------------------------
+
+    def move_env(self, template: Any, applying: bool) -> dict[str, _Val]:
+        env: dict[str, _Val] = {"player": _Val("int", "0", 0, True),
+                                "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
+        if template.sources:
+            env["src"] = _Val("pile", "b_src")
+            env["n"] = _int("b_n")
+            env["card"] = _Val("card", "b_card")
+            env["cards"] = _Val("cards", arr="MC", lo="0", hi="b_n") if applying else \
+                _Val("cards", arr="C[b_src]", lo="N[b_src] - b_n", hi="N[b_src]")
+        if template.targets:
+            env["dst"] = _Val("pile", "b_dst")
+        return env
+
+    def _listing(self) -> str:
+        from .movegen import conjuncts
+
+        out = ["@njit(cache=True)", "def legal(C, N, U, V, O, out):", "    cnt = 0"]
+        for template in self.rules.moves:
+            out += self._template_listing(template, conjuncts)
+        out.append("    return cnt")
+        return "\n".join(out) + "\n"
+
+    def _template_listing(self, template: Any, conjuncts: Callable[[Node], list[Node]]) -> list[str]:
+        """The loops that list one move template's legal moves, nested as `movegen` nests them."""
+        path = ("moves", template.name)
+        spec = self.value_at(path)
+        for key in ("select", "for_seat", "phase"):
+            if key in spec:
+                raise self.no(f"a move with '{key}'", path + (key,))
+        if template.take == "any":
+            raise self.no("take: any", path + ("take",))
+        if template.seat_sources or template.seat_targets:
+            raise self.no("a move between per-player zones", path)
+        k = template.index
+        self.helpers.append(f"S_{k} = {_array(template.sources)}\nD_{k} = {_array(template.targets)}")
+        env = self.move_env(template, False)
+        run, match = template.take == "run", spec.get("match")
+        if match is not None:
+            card_level, dst_level = (2 if run else 1), 3
+        else:
+            card_level, dst_level = (3 if run else 1), 2
+        conditions: list[tuple[int, str]] = []
+        before = 0
+        if "when" in spec:
+            for conjunct in conjuncts(self.parse(path + ("when",))):
+                code = self.expr(conjunct, env, "bool").code
+                level = 0
+                names = _names(conjunct, self.functions)
+                if names & {"src"}:
+                    level = max(level, 1)
+                if names & {"card", "cards", "n"}:
+                    level = max(level, card_level)
+                if names & {"dst"}:
+                    level = max(level, dst_level)
+                # As the front end places a conjunct that can fail (movegen.template): no
+                # earlier than the ones before it. Treating every conjunct so evaluates each
+                # that can fail exactly where the Python backend does.
+                level = max(level, before)
+                before = level
+                conditions.append((level, code))
+        lines: list[str] = []
+        indent = "    "
+
+        def emit(level: int) -> None:
+            for lvl, code in conditions:
+                if lvl == level:
+                    lines.append(f"{indent}if not {code}: continue")
+
+        lines.append(f"    for _once in range(1):  # move {template.name}")
+        indent = "        "
+        emit(0)
+        if match is not None:
+            dst_key = self.expr(self.parse(path + ("match", "dst")), {"dst": _Val("pile", "b_dst")})
+            card_key = self.expr(self.parse(path + ("match", "card")), env)
+            lines.append(f"{indent}DK = np.empty(len(D_{k}), dtype=np.int64)")
+            lines.append(f"{indent}for i in range(len(D_{k})):")
+            lines.append(f"{indent}    b_dst = D_{k}[i]")
+            lines.append(f"{indent}    DK[i] = {self.as_type(dst_key, 'int').code}")
+        if template.sources:
+            lines.append(f"{indent}for b_src in S_{k}:")
+            indent += "    "
+            lines.append(f"{indent}if N[b_src] == 0: continue")
+            if template.take == "top":
+                lines.append(f"{indent}b_n = 1; b_card = C[b_src, N[b_src] - 1]")
+            elif template.take == "all":
+                lines.append(f"{indent}b_n = N[b_src]; b_card = C[b_src, 0]")
+            elif template.take == "count":
+                take = spec["take"]
+                count = repr(take) if isinstance(take, int) else \
+                    self.checked(self.expr(self.parse(path + ("take",)), env, "int"))
+                lines.append(f"{indent}b_n = {count}")
+                lines.append(f"{indent}if b_n < 1 or b_n > N[b_src]: continue")
+                lines.append(f"{indent}b_card = C[b_src, N[b_src] - b_n]")
+            else:
+                lines.append(f"{indent}longest = N[b_src] - run_start(C[b_src], N[b_src], U)")
+                lines.append(f"{indent}if longest == 0: continue")
+            emit(1)
+        else:
+            lines.append(f"{indent}b_src = -1; b_n = 0")
+
+        def run_loop() -> None:
+            nonlocal indent
+            lines.append(f"{indent}for b_n in range(1, longest + 1):")
+            indent += "    "
+            lines.append(f"{indent}b_card = C[b_src, N[b_src] - b_n]")
+            emit(card_level)
+
+        if run and match is not None:
+            run_loop()
+        if template.targets:
+            if match is not None:
+                lines.append(f"{indent}key = {self.as_type(card_key, 'int').code}")
+                lines.append(f"{indent}for i in range(len(D_{k})):")
+                indent += "    "
+                lines.append(f"{indent}if DK[i] != key: continue")
+                lines.append(f"{indent}b_dst = D_{k}[i]")
+            else:
+                lines.append(f"{indent}for b_dst in D_{k}:")
+                indent += "    "
+            if template.sources:
+                lines.append(f"{indent}if b_dst == b_src: continue")
+            emit(dst_level)
+        else:
+            lines.append(f"{indent}b_dst = -1")
+        if run and match is None:
+            run_loop()
+        lines.append(f"{indent}if cnt == len(out): return -1")
+        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n); cnt += 1")
+        return lines
+
+    # -- effects --------------------------------------------------------------------------------
+
+    def effects(self, path: tuple[Any, ...], env: dict[str, _Val], indent: str) -> list[str]:
+        lines: list[str] = []
+        for i in range(len(self.value_at(path))):
+            lines += self.effect(path + (i,), env, indent)
+        return lines or [f"{indent}pass"]
+
+    def effect(self, path: tuple[Any, ...], env: dict[str, _Val], indent: str) -> list[str]:
+        spec = self.value_at(path)
+        self.path = path
+        if spec == "move" or (isinstance(spec, dict) and "move" in spec):
+            return self.move_effect(path + ("move",), {} if spec == "move" else (spec["move"] or {}), env, indent)
+        kind = spec if isinstance(spec, str) else next(iter(spec)) if "if" not in spec else "if"
+        if kind in ("turn_up", "turn_down"):
+            card = self.as_type(self.expr(self.parse(path + (kind,)), env), "card").code
+            c = self.fresh("c")
+            return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {int(kind == 'turn_up')}"]
+        if kind in ("set", "add"):
+            lines, stores = [], []
+            for var in spec[kind]:
+                variable = self.rules.variables[var]
+                if variable.per_player:
+                    raise self.no("a per-player variable", path + (kind, var))
+                value = self.expr(self.parse(path + (kind, var)), env)
+                temp = self.fresh("v")
+                if self.var_kind(var) == "bool":
+                    if value.type != "bool":
+                        raise self.no("a truth value was expected", path + (kind, var))
+                    lines.append(f"{indent}{temp} = 1 if {value.code} else 0")
+                else:
+                    if value.type not in ("int", "none"):
+                        raise self.no("a number was expected", path + (kind, var))
+                    lines.append(f"{indent}{temp} = {self.checked(self.as_type(value, 'int')) if value.type == 'int' else 'ck(NO_INT)'}")
+                stores.append((variable.slot, temp))
+            for slot, temp in stores:
+                lines.append(f"{indent}V[{slot}] = add(ck(V[{slot}]), {temp})" if kind == "add" else
+                             f"{indent}V[{slot}] = {temp}")
+            return lines
+        if kind == "if":
+            test = self.expr(self.parse(path + ("if",)), env, "bool").code
+            lines = [f"{indent}if {test}:"] + self.effects(path + ("then",), env, indent + "    ")
+            if "else" in spec:
+                lines += [f"{indent}else:"] + self.effects(path + ("else",), env, indent + "    ")
+            return lines
+        if kind == "for":
+            name, items = self.loop(path + ("for",), env)
+            x = self.fresh("x")
+            inner = dict(env)
+            inner[name] = _Val("pile" if items.type == "piles" else "card", x)
+            if items.type == "piles":
+                head = [f"{indent}for {x} in {items.code}:"]
+            else:
+                copy = self.fresh("items")
+                head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
+            return head + self.effects(path + ("do",), inner, indent + "    ")
+        if kind == "end":
+            result = self.result_code(spec["end"]["result"])
+            reason = self.reason_code(spec["end"].get("reason", ""))
+            return [f"{indent}end(M, {result}, {reason})"]
+        raise self.no(f"the effect '{kind}'", path)
+
+    def loop(self, path: tuple[Any, ...], env: dict[str, _Val]) -> tuple[str, _Val]:
+        loop = parse_loop(str(self.value_at(path)))
+        items = self.expr(loop.iterable, env)
+        if items.type not in ("piles", "cards"):
+            raise self.no(f"a loop over {items.type}", path)
+        return loop.names[0], items
+
+    def move_effect(self, path: tuple[Any, ...], options: dict[str, Any], env: dict[str, _Val],
+                    indent: str) -> list[str]:
+        for key in ("card",):
+            if key in options:
+                raise self.no(f"a move effect with '{key}'", path + (key,))
+        src = self.expr(self.parse(path + ("from",)), env).code if "from" in options else env["src"].code
+        dst = self.expr(self.parse(path + ("to",)), env).code if "to" in options else env["dst"].code
+        s, d = self.fresh("s"), self.fresh("d")
+        lines = [f"{indent}{s} = {src}", f"{indent}{d} = {dst}"]
+        if "count" in options:
+            count = self.checked(self.expr(self.parse(path + ("count",)), env, "int"))
+        elif "from" in options:
+            count = f"N[{s}]"
+        else:
+            count = env["n"].code
+        face = {"up": 1, "down": 0}.get(options.get("face", ""), -1)
+        flip = bool(options.get("flip", False))
+        bottom = options.get("place", "top") == "bottom"
+        lines.append(f"{indent}move_cards(C, N, U, {s}, {d}, {count}, {flip}, {face}, {bottom}, TMP)")
+        return lines
+
+    def result_code(self, result: str) -> int:
+        if result not in self.results:
+            self.results.append(result)
+        return self.results.index(result)
+
+    def reason_code(self, reason: str) -> int:
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        return self.reasons.index(reason)
+
+    def _moves_applied(self) -> str:
+        self.results: list[str] = [""]
+        self.reasons: list[str] = [""]
+        out = []
+        calls: list[str] = []
+        for template in self.rules.moves:
+            path = ("moves", template.name)
+            spec = self.value_at(path)
+            env = self.move_env(template, True)
+            k = template.index
+            if "do" in spec:
+                lines = self.effects(path + ("do",), env, "    ")
+            else:
+                lines = self.move_effect(path + ("do",), {}, env, "    ")
+            out.append(f"@njit(cache=True)\ndef apply_{k}(C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n):\n"
+                       + "\n".join(lines) + "\n")
+            calls.append(f"    {'if' if not calls else 'elif'} k == {k}: apply_{k}(C, N, U, V, O, M, MC, TMP, "
+                         f"b_src, b_dst, b_n)")
+        out.append("@njit(cache=True)\ndef apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, b_n):\n"
+                   + "\n".join(calls) + "\n")
+        return "\n".join(out)
+
+    def _triggers(self) -> str:
+        lines = ["@njit(cache=True)", "def triggers(C, N, U, V, O, M, TMP, k):", "    pass"]
+        env = {"player": _Val("int", "0", 0, True)}
+        for i, spec in enumerate(self.data.get("triggers", [])):
+            path = ("triggers", i)
+            after = spec.get("after")
+            indent = "    "
+            if after is not None:
+                ks = tuple(self.rules.moves_by_name[name].index for name in after)
+                lines.append(f"    if k in {ks!r}:" if len(ks) > 1 else f"    if k == {ks[0]}:")
+                indent = "        "
+            move_names = [self.sid(t.name) for t in self.rules.moves]
+            trigger_env = dict(env)
+            trigger_env["move"] = _Val("str", "MOVE_NAMES[k]")
+            self.helpers.append(f"MOVE_NAMES = {_array(move_names)}")
+            if "for" in spec:
+                name, items = self.loop(path + ("for",), trigger_env)
+                x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
+                inner = dict(trigger_env)
+                inner[name] = _Val("pile" if items.type == "piles" else "card", x)
+                test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
+                if items.type == "piles":
+                    lines += [f"{indent}{chosen} = np.empty(len({items.code}), dtype=np.int64); {count} = 0",
+                              f"{indent}for {x} in {items.code}:"]
+                else:
+                    lines += [f"{indent}{chosen} = np.empty({items.hi} - ({items.lo}), dtype=np.int64); {count} = 0",
+                              f"{indent}for {x} in {items.arr}[{items.lo}:{items.hi}]:"]
+                lines += [f"{indent}    if {test}:", f"{indent}        {chosen}[{count}] = {x}; {count} += 1",
+                          f"{indent}for {x} in {chosen}[:{count}]:"]
+                lines += self.effects(path + ("do",), inner, indent + "    ")
+            else:
+                if "when" in spec:
+                    test = self.expr(self.parse(path + ("when",)), trigger_env, "bool").code
+                    lines.append(f"{indent}if {test}:")
+                    indent += "    "
+                lines += self.effects(path + ("do",), trigger_env, indent)
+        return "\n".join(lines) + "\n"
+
+    def _after_change(self) -> str:
+        rules = self.rules
+        spec = self.data.get("end", {})
+        env = {"player": _Val("int", "0", 0, True)}
+        lines = ["@njit(cache=True)", "def after_change(C, N, U, V, O, M, out, CK, BK, KEY):", "    cnt = 0",
+                 "    if M[0] == 0:", "        pass"]
+        for i, cond in enumerate(spec.get("when", [])):
+            if "winners" in cond:
+                raise self.no("end.when with winners", ("end", "when", i, "winners"))
+            test = self.expr(self.parse(("end", "when", i, "if")), env, "bool").code
+            lines.append(f"        {'if' if i == 0 else 'elif'} {test}:")
+            lines.append(f"            end(M, {self.result_code(cond['result'])}, "
+                         f"{self.reason_code(cond.get('reason', ''))})")
+        lines.append("    if M[0] == 0 and M[4] >= 0 and M[3] >= M[4]:")
+        lines.append(f"        end(M, {self.result_code('limit')}, {self.reason_code('@limit')})")
+        lines.append("    if M[0] == 0:")
+        lines.append("        cnt = legal(C, N, U, V, O, out)")
+        lines.append("        if cnt < 0: raise Stop('too many legal moves')")
+        cycle = rules.cycle
+        if cycle is not None:
+            lines.append("        track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY)")
+        result, reason = rules.no_moves_result
+        lines.append("        if M[0] == 0 and cnt == 0:")
+        lines.append(f"            end(M, {self.result_code(result)}, {self.reason_code(reason)})")
+        lines.append("    if M[0] != 0:")
+        lines.append("        cnt = 0")
+        if "on_end" in self.data:
+            lines += self.effects(("on_end",), env, "        ")
+        lines.append("    return cnt")
+        text = "\n".join(lines) + "\n"
+        return self._cycle_code(env) + text
+
+    def _cycle_code(self, env: dict[str, _Val]) -> str:
+        cycle = self.rules.cycle
+        if cycle is None:
+            return "@njit(cache=True)\ndef cycle_begin(C, N, U, V, O, M, out, cnt, BK, k):\n    pass\n"
+        counts = self.expr(self.parse(("end", "cycle", "when")), env, "bool").code \
+            if "when" in self.data["end"]["cycle"] else "True"
+        moves = sorted(cycle.moves)
+        self.helpers.append(f"IN_CYCLE = {_array([int(t.index in cycle.moves) for t in self.rules.moves])}")
+        result, reason = self.result_code(cycle.result), self.reason_code(cycle.reason)
+        del moves
+        return f'''
+@njit(cache=True)
+def counts(C, N, U, V, O):
+    return {counts}
+
+
+@njit(cache=True)
+def offers_other(out, cnt):
+    for i in range(cnt):
+        if IN_CYCLE[out[i] // (NP1 * NP1 * CAP1)] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def cycle_begin(C, N, U, V, O, M, out, cnt, BK, k):
+    if M[6] == 0 and IN_CYCLE[k] == 1:
+        if not counts(C, N, U, V, O):
+            M[7] = 0
+        elif offers_other(out, cnt):
+            M[7] = 1
+        else:
+            position_key(C, N, U, BK)
+            M[7] = 2
+
+
+@njit(cache=True)
+def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
+    begin = M[7]
+    M[7] = 0
+    if IN_CYCLE[M[5]] == 0 or not counts(C, N, U, V, O):
+        M[6] = 0
+        M[8] = 0
+        return
+    if M[6] == 1:
+        return
+    if M[6] == 0:
+        if begin == 1:
+            M[6] = 1
+            return
+        M[8] = 0
+        if begin == 2:
+            CK[0, :] = BK
+            M[8] = 1
+    position_key(C, N, U, KEY)
+    for i in range(M[8]):
+        same = True
+        for j in range(len(KEY)):
+            if CK[i, j] != KEY[j]:
+                same = False
+                break
+        if same:
+            M[6] = 2
+            end(M, {result}, {reason})
+            return
+    if offers_other(out, cnt):
+        M[6] = 1
+        M[8] = 0
+        return
+    if M[8] == len(CK):
+        raise Stop("too many positions in one cycle")
+    CK[M[8], :] = KEY
+    M[8] += 1
+    M[6] = 2
+'''
+
+    def _score(self) -> str:
+        env = {"player": _Val("int", "0", 0, True)}
+        code = "0"
+        if self.rules.score is not None:
+            if "score" in self.data:
+                value = self.expr(self.parse(("score",)), env, "int")
+            else:
+                value = self._name(Name(0, "score"), env)
+            code = self.checked(value)
+        return f"@njit(cache=True)\ndef score(C, N, U, V, O):\n    return {code}\n"
+
+
+_DRIVER = '''
+@njit(cache=True)
+def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
+    """Apply action `a` (one of out[:cnt]) and settle: returns the number of legal moves after."""
+    n = a % CAP1
+    r = a // CAP1
+    b_dst = r % NP1 - 1
+    r //= NP1
+    b_src = r % NP1 - 1
+    k = r // NP1
+    cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
+    if b_src >= 0:
+        for i in range(n):
+            MC[i] = C[b_src, N[b_src] - n + i]
+    M[3] += 1
+    M[5] = k
+    apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n)
+    triggers(C, N, U, V, O, M, TMP, k)
+    return after_change(C, N, U, V, O, M, out, CK, BK, KEY)
+
+
+@njit(cache=True)
+def mt_word(MT):
+    """The next 32-bit output of a Mersenne Twister (MT19937) whose 624 words and position are MT."""
+    if MT[624] >= 624:
+        for i in range(624):
+            y = (MT[i] & 0x80000000) | (MT[(i + 1) % 624] & 0x7fffffff)
+            v = MT[(i + 397) % 624] ^ (y >> 1)
+            if y & 1:
+                v ^= 0x9908b0df
+            MT[i] = v
+        MT[624] = 0
+    y = MT[MT[624]]
+    MT[624] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680
+    y ^= (y << 15) & 0xefc60000
+    y ^= y >> 18
+    return y & 0xffffffff
+
+
+@njit(cache=True)
+def randbelow(MT, n):
+    """A uniform integer below n (n < 2**32), exactly as Python's `random.Random.choice` picks one."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    r = mt_word(MT) >> (32 - k)
+    while r >= n:
+        r = mt_word(MT) >> (32 - k)
+    return r
+
+
+@njit(cache=True)
+def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats):
+    """Play to the end choosing uniformly at random among the legal moves, with the Mersenne Twister
+    state MT (a Python `random.Random`'s): the moves Python's random bot makes with that state.
+    `stats` gets the decisions, the legal moves summed over them, and the decisions with a choice."""
+    cnt = legal(C, N, U, V, O, out)
+    if cnt < 0:
+        raise Stop("too many legal moves")
+    while M[0] == 0:
+        stats[0] += 1
+        stats[1] += cnt
+        if cnt > 1:
+            stats[2] += 1
+        a = out[randbelow(MT, cnt)]
+        cnt = step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a)
+    return score(C, N, U, V, O)
+'''
+
+
+def _names(node: Node, functions: dict[str, tuple[tuple[str, ...], Node]]) -> set[str]:
+    """The free names an expression uses, in the bodies of the ruleset functions it calls too."""
+    found: set[str] = set()
+
+    def walk(n: Any, bound: frozenset[str]) -> None:
+        if isinstance(n, Call) and n.func in functions:
+            params, body = functions[n.func]
+            walk(body, frozenset(params))  # a body sees the bindings and its parameters only
+        if isinstance(n, Name):
+            if n.name not in bound:
+                found.add(n.name)
+        elif isinstance(n, Comprehension):
+            walk(n.iterable, bound)
+            inner = bound | frozenset(n.names)
+            walk(n.element, inner)
+            if n.condition is not None:
+                walk(n.condition, inner)
+        elif isinstance(n, Node):
+            for value in vars(n).values():
+                if isinstance(value, Node):
+                    walk(value, bound)
+                elif isinstance(value, tuple):
+                    for item in value:
+                        if isinstance(item, Node):
+                            walk(item, bound)
+
+    walk(node, frozenset())
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiling, caching and running
+
+
+def cache_dir() -> Path:
+    """Where compiled modules are kept: `CARDRULES_CACHE`, else the user cache folder."""
+    override = os.environ.get("CARDRULES_CACHE")
+    if override:
+        return Path(override) / "native"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("cardrules")) / "native"
+
+
+def lower(rules: Any) -> tuple[str, dict[str, Any]]:
+    """The generated module's source for a ruleset, and the tables to read its results with;
+    raises `Unsupported` naming the first construct the backend does not cover."""
+    return _ModuleBuilder(rules).build()
+
+
+def _load_module(source: str) -> Any:
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    name = f"cardrules_native_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    if not path.exists() or path.read_text() != source:
+        temp = path.with_suffix(f".{os.getpid()}.tmp")
+        temp.write_text(source)
+        os.replace(temp, path)  # whole or not at all, whatever other processes do
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class NativeGame:
+    """A game's position in flat arrays, played by the compiled module."""
+
+    def __init__(self, native: Native, game: Any) -> None:
+        rules = native.rules
+        S = game.state
+        ncards, npiles = len(rules.deck), rules.pile_count
+        np = native.np
+        self.native = native
+        self.C = np.zeros((npiles, max(ncards, 1)), dtype=np.int64)
+        self.N = np.zeros(npiles, dtype=np.int64)
+        for p, pile in enumerate(S.piles):
+            self.N[p] = len(pile)
+            self.C[p, :len(pile)] = pile
+        self.U = np.zeros(ncards + 1, dtype=np.int64)
+        self.U[:ncards] = list(S.up)
+        self.V = np.array([_int_of(v) for v in S.vars] or [0], dtype=np.int64)
+        self.O = native.options
+        self.M = np.zeros(META, dtype=np.int64)
+        self.M[MOVES] = len(game.history)
+        self.M[MAX_MOVES] = game.max_moves if game.max_moves is not None else -1
+        self.M[OVER] = int(S.over)
+        self.out = np.zeros(native.max_legal, dtype=np.int64)
+        self.CK = np.zeros((MAX_CYCLE_POSITIONS if rules.cycle is not None else 1, ncards), dtype=np.int64)
+        self.BK = np.zeros(ncards, dtype=np.int64)
+        self.KEY = np.zeros(ncards, dtype=np.int64)
+        self.MC = np.zeros(max(ncards, 1), dtype=np.int64)
+        self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
+        if game._cycle is not None:
+            raise Unsupported("a game with a cycle under way")
+        self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.out)
+
+    def _call(self, name: str, *args: Any) -> Any:
+        try:
+            return getattr(self.native.module, name)(*args)
+        except self.native.module.Stop as exc:
+            raise NativeStop(f"compiled code stopped: {exc}") from None
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in self.out[:self.cnt]]
+
+    def apply_action(self, action: int) -> None:
+        if action not in self.out[:self.cnt]:
+            raise CardrulesError(f"action {action} is not legal now")
+        self.cnt = self._call("step", self.C, self.N, self.U, self.V, self.O, self.M, self.out, self.cnt, self.CK,
+                              self.BK, self.KEY, self.MC, self.TMP, action)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.M[OVER])
+
+    @property
+    def moves(self) -> int:
+        """Moves made in the game (its history's length)."""
+        return int(self.M[MOVES])
+
+    @property
+    def outcome(self) -> str | None:
+        return self.native.results[self.M[RESULT]] if self.M[OVER] else None
+
+    @property
+    def reason(self) -> str:
+        reason = self.native.reasons[self.M[REASON]]
+        return self.native.limit_reason(self) if reason == "@limit" else reason
+
+    def score(self) -> int:
+        return int(self._call("score", self.C, self.N, self.U, self.V, self.O))
+
+    def piles(self) -> list[list[int]]:
+        return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
+
+
+def _int_of(value: Any) -> int:
+    if value is None:
+        return NO_INT
+    return int(value)
+
+
+class Native:
+    """The native backend of one loaded ruleset (with its options)."""
+
+    def __init__(self, rules: Any, source: str, tables: dict[str, Any]) -> None:
+        import numpy
+
+        self.np = numpy
+        self.rules = rules
+        self.source = source
+        self.module = _load_module(source)
+        strings = tables["strings"]
+        self.results: list[str] = tables["results"]
+        self.reasons: list[str] = tables["reasons"]
+        values = []
+        for name in rules.options:
+            value = rules.option_values[name]
+            values.append(strings.get(value, -2) if isinstance(value, str) else int(value))
+        self.options = numpy.array(values or [0], dtype=numpy.int64)
+        self.max_legal = 1 << 14
+        self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
+
+    def action(self, move: Any) -> int:
+        """A move's action number (as the compiled code lists it)."""
+        return ((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count
+
+    def start(self, game: Any) -> NativeGame:
+        """The native copy of a Python game's position (a fresh game, or any between moves)."""
+        return NativeGame(self, game)
+
+    def limit_reason(self, game: NativeGame) -> str:
+        return f"the move limit ({game.M[MAX_MOVES]}) was reached"
+
+    def playout(self, game: NativeGame, seed: int) -> tuple[int, int, int, int]:
+        """Play `game` to its end as `bots.RandomBot(seed)` would (the same moves: the same Mersenne
+        Twister draws); its final score, and the decisions, the legal moves summed over them and the
+        decisions that had a choice. Raises `NativeStop` where compiled code met an error: the
+        Python backend, playing the same game, then says what it is."""
+        np = self.np
+        state = random.Random(seed).getstate()[1]
+        mt = np.array(state, dtype=np.int64)
+        stats = np.zeros(3, dtype=np.int64)
+        score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
+                               game.BK, game.KEY, game.MC, game.TMP, mt, stats))
+        return score, int(stats[0]), int(stats[1]), int(stats[2])
+
+
+_BACKENDS: dict[int, tuple[Any, Native | None, Unsupported | None]] = {}
+
+
+def native_backend(rules: Any) -> Native:
+    """The native backend of a loaded ruleset; raises `Unsupported` (saying what and where) when
+    Numba is missing or the ruleset uses a construct the backend does not cover."""
+    cached = _BACKENDS.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        if cached[2] is not None:
+            raise cached[2]
+        assert cached[1] is not None
+        return cached[1]
+    try:
+        if not native_available():
+            raise Unsupported("Numba is not installed (pip install 'cardrules[native]')")
+        source, tables = lower(rules)
+        backend: Native | None = Native(rules, source, tables)
+        problem = None
+    except Unsupported as exc:
+        backend, problem = None, exc
+    _BACKENDS[id(rules)] = (rules, backend, problem)
+    if problem is not None:
+        raise problem
+    assert backend is not None
+    return backend
+
+
+class Mismatch(CardrulesError):
+    """The two backends disagree (a bug of the native backend): what differs, and after which moves."""
+
+
+def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> int:
+    """Play `game` to its end through both backends at once, `choose` picking each move among the
+    Python backend's legal moves, and compare them at every step: the legal moves (as action
+    numbers, in order), the piles, faces and variables, then the outcome, reason and score.
+    Returns the moves played; raises `Mismatch` at the first difference."""
+    position = native.start(game)
+    steps = 0
+
+    def check(what: str, python: Any, compiled: Any) -> None:
+        if python != compiled:
+            raise Mismatch(f"after {steps} moves of seed {game.seed}: {what} differ: "
+                           f"python {python!r:.200}, native {compiled!r:.200}")
+
+    while True:
+        legal = game.legal_moves()
+        check("the legal moves", [native.action(m) for m in legal], position.legal_actions())
+        check("the end", game.is_over, position.is_over)
+        if game.is_over:
+            break
+        move = choose(legal)
+        game.apply(move)
+        position.apply_action(native.action(move))
+        steps += 1
+        check("the piles", [list(p) for p in game.state.piles], position.piles())
+        check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])
+        check("the variables", [_int_of(v) for v in game.state.vars], [int(v) for v in position.V[:len(game.state.vars)]])
+    check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
+    check("the scores", game.scores()[0], position.score())
+    return steps
