@@ -5,15 +5,20 @@ Each move template becomes one block of generated loops: source pile -> destinat
 destinations looked up in an index built once per position (a hash join). Each `when`
 conjunct, and each subexpression that cannot fail (a pile's top card, a card's attribute),
 is computed once, in the outermost loop whose names it uses; a conjunct that can fail is
-tested no earlier than the conjuncts written before it. All blocks are also joined
+tested no earlier than the conjuncts written before it. A `take: run` move's check on every
+two neighbouring moved cards (`all(... for a, b in pairs(cards))`) becomes one scan of the
+source's face-up run, and lengths past the longest run that passes are not looped
+(`MoveGenerator._plan_runs`). All blocks are also joined
 into one function, `enumerate_all`, so a position costs one call and destination indexes
 that several moves share are built once.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .compiler import BOOL, INT, PILE, Compiled, Scope, Span, names_in
 from .errors import RulesetError, RulesetRuntimeError, unknown
@@ -28,6 +33,10 @@ from .source import PathKey
 STEPS_START = "    steps = 0; budget = METER.left"
 STEPS_END = "    METER.left -= steps"
 
+# Whether a `take: run` move's pair checks become one scan per source (`MoveGenerator._plan_runs`), read
+# when a ruleset loads; tests and benchmarks/runs.py switch it off to compare with the plain loops.
+RUN_SCAN = True
+
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
 BLIND = -1
@@ -39,10 +48,11 @@ if TYPE_CHECKING:
 class MoveGenerator:
     """Generates enumerators for the move templates of one ruleset being built."""
 
-    def __init__(self, host: "_Builder") -> None:
+    def __init__(self, host: _Builder) -> None:
         self.host = host
         self.parts: list[tuple[MoveTemplate, Any, int, list[str]]] = []
         self.spans: list[Span] = []  # the code that can fail in every template, for `enumerate_all`
+        self._tables: dict[str, str] | None = None  # see `_table_kinds`
 
     def template(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any], scope: Scope) -> Callable[..., None]:
         """Generate `enum(S, out, Move, rules)`, which appends every legal move of this template.
@@ -90,6 +100,7 @@ class MoveGenerator:
             return compiled
 
         conditions: list[tuple[int, str]] = []  # (level, python condition)
+        totals: list[bool] = []  # for each condition: its code cannot fail (`Compiled.total`)
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
             phases = self.host.rules.phases
             wanted = [spec["phase"]] if isinstance(spec["phase"], str) else spec["phase"]
@@ -100,10 +111,12 @@ class MoveGenerator:
                                        self.host.doc.pos(where))
             indexes = tuple(sorted({phases.index(name) for name in wanted}))
             conditions.append((0, f"(S.phase == {indexes[0]})" if len(indexes) == 1 else f"(S.phase in {indexes!r})"))
+            totals.append(True)
         if for_seat:
             for conjunct in conjuncts(self.host.parse(path + ("for_seat",))):
                 compiled = compile_here(conjunct, path + ("for_seat",), (BOOL,))
                 conditions.append((seat_level, compiled.source))
+                totals.append(compiled.total)
         if "when" in spec:
             before = 0  # the innermost loop level of the conjuncts so far
             for conjunct in conjuncts(self.host.parse(path + ("when",))):
@@ -111,12 +124,14 @@ class MoveGenerator:
                 if compiled.const:
                     if not compiled.value:
                         conditions.append((0, "False"))
+                        totals.append(True)
                     continue
                 level = hoister.level_of(compiled.source)  # the outermost loop where its names are known
                 if not compiled.total:  # guarded by the conjuncts before it: tested after them
                     level = max(level, before)
                 before = max(before, level)
                 conditions.append((level, compiled.source))
+                totals.append(compiled.total)
         card_key = dst_key = ""
         if match is not None:
             card_key = compile_here(self.host.parse(path + ("match", "card")), path + ("match", "card")).source
@@ -140,7 +155,12 @@ class MoveGenerator:
         self.host.globals[f"DST_{k}"] = template.seat_targets or template.targets
         sources = f"SRC_{k}[b_player]" if template.seat_sources else f"SRC_{k}"
         targets = f"DST_{k}[b_player]" if template.seat_targets else f"DST_{k}"
-        every = " ".join(src for _, src in conditions) + " ".join(src for _, _, src in hoister.items) + card_key
+        plan = _RunPlan(conditions, "longest", [], {}, False)
+        if run and RUN_SCAN:
+            levels = _Levels(card_level, dst_level, match is not None, bool(template.targets))
+            plan = self._plan_runs(conditions, totals, hoister, levels, card_key, k)
+        conditions = plan.conditions
+        every = " ".join([src for _, src in conditions] + [src for _, _, src in hoister.items] + [card_key])
         uses_cards = "b_cards" in names_in(every)
         # `take: any` from piles whose cards the seat may not all see: a hidden card is offered blind,
         # as one move (`BLIND`) for all of them, and only if no condition reads the card (else
@@ -171,9 +191,16 @@ class MoveGenerator:
             for _, name, source in hoister.items:
                 if emit_level[name] == level:
                     lines.append(f"{indent}{name} = {source}")
-            for lvl, cond in conditions:
-                if lvl == level:
+            for i, (lvl, cond) in enumerate(conditions):
+                if lvl != level:
+                    continue
+                memo = plan.memo.get(i)
+                if memo is None:
                     lines.append(f"{indent}if not {cond}: {exit_word}")
+                else:  # the outcome for this run length, the first time a destination asks for it
+                    lines.append(f"{indent}failed = {memo}[b_n]")
+                    lines.append(f"{indent}if failed is None: failed = {memo}[b_n] = not {cond}")
+                    lines.append(f"{indent}if failed: {exit_word}")
 
         def bind_cards(count: str) -> None:
             lines.append(f"{indent}b_n = {count}; b_card = pile[-b_n]" if count != "b_n" else
@@ -183,8 +210,9 @@ class MoveGenerator:
 
         def run_loop() -> None:
             nonlocal indent
-            lines.append(f"{indent}steps += longest")
-            lines.append(f"{indent}for b_n in range(1, longest + 1):")
+            lines.extend(indent + line for line in plan.scan_lines())
+            lines.append(f"{indent}steps += {plan.bound}")
+            lines.append(f"{indent}for b_n in range(1, {plan.bound} + 1):")
             indent += "    "
             bind_cards("b_n")
             emit(card_level)
@@ -252,6 +280,7 @@ class MoveGenerator:
                 lines.append(f"{indent}if b_n < 1 or b_n > len(pile): continue")
                 bind_cards("b_n")
             emit(1)
+            lines.extend(indent + line for line in plan.source_lines())
         else:
             lines.append(f"{indent}b_src = -1; b_n = 0")
         if run and match is not None:
@@ -290,6 +319,102 @@ class MoveGenerator:
         self.parts.append((template, index, index_at - 3, body))
         self.spans.extend(spans)
         return self.host.define(f"enum_{k}", source, spans=spans)
+
+    def _plan_runs(self, conditions: list[tuple[int, str]], totals: list[bool], hoister: _Hoister,
+                   levels: _Levels, card_key: str, k: int) -> _RunPlan:
+        """How a `take: run` move offers its run lengths: which pair checks become one scan per source,
+        which of them also end the loop over lengths early, and which conditions are remembered by length.
+
+        A pair check is a condition (or a part of an `and`) whose code is
+        `all(BODY for a, b in charge(pairs(b_cards)) [if COND])`, however it is written (in a function,
+        behind a folded option): every two neighbouring moved cards pass. When BODY and COND read only
+        `a`, `b` and what is fixed for the source (constants, options, variables, the source pile), it
+        holds for n cards exactly when n <= m, m the longest length whose pairs all pass (a run of one
+        suit in sequence stays one when its bottom card is left behind). So a scan walks down from the
+        top card once per source, just before the loop over lengths first runs for it
+        (`_RunPlan.scan_lines`), and the check becomes `b_n <= m`. This is done only where BODY and COND
+        cannot fail (`_CannotFail`, which knows the deck): computing them early, or fewer times, then
+        changes nothing but the work. A check that can fail keeps its code, and its place (it is
+        remembered by length, below), so every error is raised where, and when, it was before: the
+        simplest choice that is right.
+
+        The loop over lengths stops at m instead of the face-up run's length (the check is then
+        left out) when nothing that a length's pass evaluates before the check can fail: for lengths
+        past m, those parts would have run only to be refused by the check.
+
+        Without `match` the lengths are looped inside each destination. A condition that reads the
+        moved cards (or a comprehension) but not the destination is then computed once per source and
+        length, the first time a destination asks, and remembered for the others (`_RunPlan.memo`).
+
+        What changes is only the work: the steps counted (limits.MAX_STEPS) are the pairs the scan
+        looked at, not those the check would have looked at once per length (and destination).
+        """
+        hoisted = {name: source for _, name, source in hoister.items}
+        safety = _CannotFail(self._table_kinds(), hoisted, frozenset({"b_card"}))
+
+        def scannable(check: tuple[str, str, str, str | None] | None) -> tuple[str, str, str, str | None] | None:
+            """The pair check, if its pairs' test reads only what is fixed for a source and cannot fail."""
+            if check is None:
+                return None
+            a, b, body, condition = check
+            tests = [body] + ([condition] if condition else [])
+            if hoister.level_of(" ".join(tests)) > 1 or any(safety.kind(t, (a, b)) is None for t in tests):
+                return None
+            return check
+
+        split: list[tuple[int, str, bool]] = []  # (level, code, cannot fail) of each condition or part
+        checks: dict[int, _Scan] = {}  # the pair checks among them, by index
+        for (level, source), total in zip(conditions, totals):
+            parts = _and_parts(source) if level >= levels.card else [source]
+            scans = [scannable(_pair_check(part)) for part in parts]
+            if not any(scans):
+                split.append((level, source, total))
+                continue
+            for part, scan in zip(parts, scans):
+                if scan is None:
+                    split.append((level, f"({part})", total))
+                    continue
+                name = f"run{k}_{len(checks)}"
+                checks[len(split)] = _Scan(name, *scan)
+                split.append((level, f"(b_n <= {name})", True))
+        # A pass over one length evaluates, in order: the conditions at the length's level, then (with
+        # `match`) the card's key and those at the destination's level, then those of select or seat loops.
+        passes = {levels.card} | ({levels.dst} if levels.match else set())
+        clear, key_read, cutting = True, False, []
+        for level, i in sorted((level, i) for i, (level, _, _) in enumerate(split) if level >= levels.card):
+            if levels.match and level >= levels.dst and not key_read:
+                key_read = True
+                clear = clear and safety.kind(card_key) in (_INT, _STR, _CARD)  # a dict key that can be looked up
+            if level not in passes:
+                clear = False  # inside a `select` search or a loop over seats
+            if i in checks:
+                if clear:
+                    cutting.append(i)
+            elif not (split[i][2] or safety.kind(split[i][1]) is not None):
+                clear = False
+        names = [checks[i].name for i in cutting]
+        bound = "longest" if not names else names[0] if len(names) == 1 else f"min({', '.join(names)})"
+        kept = [(level, code) for i, (level, code, _) in enumerate(split) if i not in cutting]
+        memo: dict[int, str] = {}
+        if not levels.match and levels.targets:
+            for i, (level, code) in enumerate(kept):
+                if level >= levels.card and hoister.level_of(code) == levels.card \
+                        and not _reads(code, hoisted) & {"b_dst", "pile_dst"} and {"charge", "b_cards"} & names_in(code):
+                    memo[i] = f"memo{k}_{i}"
+        return _RunPlan(kept, bound, list(checks.values()), memo, levels.targets and not levels.match)
+
+    def _table_kinds(self) -> dict[str, str]:
+        """The kind of value (`_INT`, `_STR`, else `_ANY`) each card attribute table (`A_rank`) gives
+        for every card of the deck; tables that lack a card are left out."""
+        if self._tables is None:
+            ids = range(len(self.host.rules.deck))
+            self._tables = {}
+            for name, table in self.host.globals.items():
+                if name.startswith("A_") and isinstance(table, dict) and all(i in table for i in ids):
+                    values = [table[i] for i in ids]
+                    self._tables[name] = _INT if values and all(type(v) is int for v in values) else \
+                        _STR if values and all(type(v) is str for v in values) else _ANY
+        return self._tables
 
     def merged(self) -> Callable[..., None]:
         """One function enumerating every move template in order (fewer calls per position).
@@ -382,7 +507,7 @@ class _Hoister:
         return Compiled(name, compiled.type, total=True, none=compiled.none)
 
 
-def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spec: dict[str, Any],
+def make_selector(host: _Builder, template: MoveTemplate, path: PathKey, spec: dict[str, Any],
                   scope: Scope) -> Callable[..., list[tuple[Any, list[int], list[int]]]]:
     """The search behind `select`: choose piles (each giving cards from its top) whose cards sum to a goal.
 
@@ -469,6 +594,229 @@ def make_selector(host: "_Builder", template: "MoveTemplate", path: PathKey, spe
         return found
 
     return select
+
+
+@dataclasses.dataclass(frozen=True)
+class _Levels:
+    """The loop levels of a `take: run` move's enumerator (see `MoveGenerator.template`)."""
+
+    card: int  # the loop over run lengths
+    dst: int  # the loop over destinations
+    match: bool  # destinations come from an index, inside the loop over lengths
+    targets: bool  # the move has destinations
+
+
+@dataclasses.dataclass(frozen=True)
+class _Scan:
+    """A pair check turned into a scan of the source's face-up run, once per source."""
+
+    name: str  # the local that ends holding m, the longest length whose pairs all pass
+    a: str  # the locals the comprehension binds each pair's cards to (lower card, upper card)
+    b: str
+    body: str  # the code each pair must pass
+    condition: str | None  # the comprehension's `if`: pairs it refuses pass
+
+
+@dataclasses.dataclass
+class _RunPlan:
+    """How a `take: run` move's enumerator offers run lengths (see `MoveGenerator._plan_runs`)."""
+
+    conditions: list[tuple[int, str]]  # (level, code), pair checks replaced or left out
+    bound: str  # the longest length offered: `longest` (the face-up run) or scans' results
+    scans: list[_Scan]
+    memo: dict[int, str]  # condition index -> the local list of its outcomes by length, per source
+
+    lazy: bool  # the lengths are looped inside each destination: scan when a destination first needs it
+
+    def source_lines(self) -> list[str]:
+        """Code run once per source pile, after its own conditions: the memo lists, and the scans'
+        results marked not yet known (0) when they are `lazy`."""
+        return [f"{name} = [None] * (longest + 1)" for name in self.memo.values()] + \
+            [f"{scan.name} = 0" for scan in self.scans if self.lazy]
+
+    def scan_lines(self) -> list[str]:
+        """Code run before the loop over lengths: the scans (once per source).
+
+        A scan walks the pairs from the top down (`a` the lower card, `b` the one on it, as
+        `pairs(cards)` gives them) while they pass, within the face-up run (`pile[k:]`)."""
+        lines = []
+        for scan in self.scans:
+            fails = f"{scan.condition} and not {scan.body}" if scan.condition else f"not {scan.body}"
+            code = [f"{scan.name} = len(pile) - 1",
+                    f"while {scan.name} > k:",
+                    f"    {scan.a} = pile[{scan.name} - 1]; {scan.b} = pile[{scan.name}]",
+                    f"    if {fails}: break",
+                    f"    {scan.name} -= 1",
+                    f"{scan.name} = len(pile) - {scan.name}",
+                    f"steps += {scan.name}"]
+            lines += [f"if not {scan.name}:"] + ["    " + line for line in code] if self.lazy else code
+        return lines
+
+
+_PAIRS_OF_CARDS = "charge(pairs(b_cards))"  # the compiled `pairs(cards)` a comprehension loops over
+
+
+def _parse(source: str) -> ast.expr | None:
+    try:
+        return ast.parse(source, mode="eval").body
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return None
+
+
+def _and_parts(source: str) -> list[str]:
+    """Generated code that is an `and` of parts, as the code of each part (nested `and`s flattened):
+    testing them one after the other is the same as testing the whole."""
+    node = _parse(source)
+    if node is None:
+        return [source]
+    parts: list[str] = []
+
+    def walk(node: ast.expr) -> None:
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            for value in node.values:
+                walk(value)
+        else:
+            parts.append(ast.get_source_segment(source, node) or "")
+
+    walk(node)
+    return parts if all(parts) else [source]
+
+
+def _pair_check(source: str) -> tuple[str, str, str, str | None] | None:
+    """(a, b, BODY, COND) when generated code is `all(BODY for a, b in charge(pairs(b_cards)) [if COND])`,
+    BODY and COND parenthesised; else None."""
+    node = _parse(source)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "all"
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp)):
+        return None
+    generator = node.args[0]
+    if len(generator.generators) != 1:
+        return None
+    loop = generator.generators[0]
+    target = loop.target
+    if loop.is_async or len(loop.ifs) > 1 or ast.unparse(loop.iter) != _PAIRS_OF_CARDS \
+            or not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+        return None
+    a, b = target.elts
+    if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)) or a.id == b.id:
+        return None
+    body = ast.get_source_segment(source, generator.elt)
+    condition = ast.get_source_segment(source, loop.ifs[0]) if loop.ifs else None
+    if body is None or (loop.ifs and condition is None):
+        return None
+    return a.id, b.id, f"({body})", f"({condition})" if condition is not None else None
+
+
+def _reads(source: str, hoisted: dict[str, str]) -> frozenset[str]:
+    """The names generated code reads, with those the hoisted locals it reads were computed from."""
+    names: set[str] = set()
+    todo = [source]
+    while todo:
+        for name in names_in(todo.pop()):
+            if name not in names:
+                names.add(name)
+                if name in hoisted:
+                    todo.append(hoisted[name])
+    return frozenset(names)
+
+
+# Kinds of value, for `_CannotFail`: a number (never `none`), a string, a card of the deck, anything.
+_INT, _STR, _CARD, _ANY = "int", "str", "card", "any"
+
+
+class _MayFail(Exception):
+    pass
+
+
+def _variable_slot(node: ast.expr) -> bool:
+    """Is this the slot of a variable as the compiler reads one that cannot fail: `V[3]`, or the acting
+    seat's value of a per-player variable, `V[3 + b_player]`?"""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.right, ast.Name) \
+            and node.right.id == "b_player":
+        node = node.left
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+class _CannotFail:
+    """Tells whether generated code cannot raise when it runs, from what is known at load: which
+    locals hold a card of the deck (`cards`), what each card attribute table gives for every card
+    (`tables`, see `MoveGenerator._table_kinds`), and the code of the hoisted locals.
+
+    The compiler's `Compiled.total` cannot know the deck: `b.rank + 1` may fail for a card without a
+    rank. Here it cannot, when every card has a number rank. Only a few forms are known (names,
+    constants, an attribute table or `U` indexed by a card, a variable, `and`, `or`, `not`, `if else`,
+    `==` and `!=` on anything, order and `+ - *` on numbers, `//` and `%` by a non-zero constant, `-`
+    of a number); any other code may fail. A value read from a name the facts do not type, a variable
+    or a hoisted local of unknown kind is `_ANY`: fine to compare with `==` or test, not to add.
+    """
+
+    def __init__(self, tables: dict[str, str], hoisted: dict[str, str], cards: frozenset[str]) -> None:
+        self.tables = tables
+        self.hoisted = hoisted
+        self.cards = cards
+        self._hoisted_kinds: dict[str, str] = {}
+
+    def kind(self, source: str, cards: tuple[str, ...] = ()) -> str | None:
+        """The kind of value the code gives, None when it may fail; `cards` are more locals holding a card."""
+        node = _parse(source)
+        if node is None:
+            return None
+        try:
+            return self._kind(node, self.cards | set(cards))
+        except (_MayFail, RecursionError):
+            return None
+
+    def _kind(self, node: ast.expr, cards: frozenset[str]) -> str:
+        if isinstance(node, ast.Constant):
+            value = node.value
+            return _INT if type(value) is int else _STR if type(value) is str else _ANY
+        if isinstance(node, ast.Name):
+            if node.id in cards:
+                return _CARD
+            if node.id in ("b_n", "b_src", "b_dst", "b_player", "b_target"):
+                return _INT
+            if node.id in self.hoisted:  # its code cannot fail (the hoister takes no other): only its kind is asked
+                if node.id not in self._hoisted_kinds:
+                    self._hoisted_kinds[node.id] = self.kind(self.hoisted[node.id]) or _ANY
+                return self._hoisted_kinds[node.id]
+            return _ANY  # reading a local or a global cannot fail
+        if isinstance(node, ast.Subscript):
+            table = node.value.id if isinstance(node.value, ast.Name) else ""
+            if table == "V" and _variable_slot(node.slice):
+                return _ANY
+            if (table in self.tables or table == "U") and self._kind(node.slice, cards) == _CARD:
+                return self.tables.get(table, _INT)
+            raise _MayFail
+        if isinstance(node, (ast.BoolOp, ast.Tuple)):
+            for item in node.values if isinstance(node, ast.BoolOp) else node.elts:
+                self._kind(item, cards)
+            return _ANY
+        if isinstance(node, ast.UnaryOp):
+            operand = self._kind(node.operand, cards)
+            if isinstance(node.op, ast.Not):
+                return _ANY
+            if isinstance(node.op, ast.USub) and operand == _INT:
+                return _INT
+            raise _MayFail
+        if isinstance(node, ast.BinOp):
+            left, right = self._kind(node.left, cards), self._kind(node.right, cards)
+            if left == right == _INT and (isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) or (
+                    isinstance(node.op, (ast.FloorDiv, ast.Mod)) and isinstance(node.right, ast.Constant)
+                    and node.right.value != 0)):
+                return _INT
+            raise _MayFail
+        if isinstance(node, ast.Compare):
+            kinds = [self._kind(node.left, cards)] + [self._kind(c, cards) for c in node.comparators]
+            for op, left, right in zip(node.ops, kinds, kinds[1:]):
+                if not (isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) or (
+                        isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and left == right and left in (_INT, _STR))):
+                    raise _MayFail
+            return _ANY
+        if isinstance(node, ast.IfExp):
+            self._kind(node.test, cards)
+            then, otherwise = self._kind(node.body, cards), self._kind(node.orelse, cards)
+            return then if then == otherwise else _ANY
+        raise _MayFail
 
 
 def conjuncts(node: Node) -> list[Node]:
