@@ -11,7 +11,9 @@ with the rewrite and without it (`movegen.RUN_SCAN`, read when a ruleset loads):
 * every bundled ruleset compiles to the very same code, and plays the same random games;
 * explicit deals: exactly which lengths are offered when the longest valid run is shorter than the
   face-up run, which spellings of the check are rewritten and which are not, and that a guard, or a
-  check that can fail, fails where and when it did.
+  check that can fail, fails where and when it did;
+* 60 random `when`s made of pair checks and other parts (some of which can fail, some of which read
+  the length or the destination), with and without `match`: the same listings, or the same error.
 """
 
 from __future__ import annotations
@@ -365,3 +367,57 @@ def test_a_card_key_that_can_fail_is_still_computed_for_lengths_past_the_run(tmp
     message, pos = failure(fast, DEAL)
     assert (message, pos) == failure(plain, DEAL)
     assert "division by zero" in message
+
+
+# -- random conditions ---------------------------------------------------------------------
+
+PAIR_TESTS = ["a.suit == b.suit", "a.rank == b.rank + 1", "a.color != b.color", "a.rank > b.rank",
+              "b.suit == trump", "a.suit == top(src).suit", "a.face_up",
+              "a.rank == b.rank + n",          # reads the length: not rewritten
+              "top(dst).rank > a.rank",        # reads the destination: not rewritten
+              "10 / (a.rank - 7) != 0"]        # can fail: not rewritten
+PARTS = ["fits(card, dst)", "n <= 4", "not empty(dst)", "empty(dst) or top(dst).suit == card.suit",
+         "count(c for c in cards if c.rank > 10) <= 1", "size(src) > n", "card.rank != 9",
+         "10 / (n - 4) != 0", "10 / (size(dst) - 2) != 0", "10 / (card.rank - 9) != 0"]  # the last three can fail
+
+
+def random_when(rng: random.Random) -> str:
+    def pair_check() -> str:
+        terms = [rng.choice(PAIR_TESTS) for _ in range(rng.randint(1, 2))]
+        body = f" {rng.choice(['and', 'or'])} ".join(terms)
+        if rng.random() < 0.2:
+            body = f"not ({body})"
+        condition = rng.choice(["", "", " if a.suit == b.suit", " if 12 / b.rank > 1"])
+        return f"all({body} for a, b in pairs(cards){condition})"
+
+    parts = [pair_check() for _ in range(rng.randint(1, 2))] + rng.sample(PARTS, rng.randint(0, 3))
+    rng.shuffle(parts)
+    if len(parts) > 2 and rng.random() < 0.3:  # an `and` inside a part
+        parts[:2] = [f"({parts[0]} and {parts[1]})"]
+    return " and ".join(parts)
+
+
+def trace(rules: Any, seed: int, deal: list[str] | None, moves: int) -> list[Any]:
+    """The listings of a random game, up to the error that ends it if one does (its text and place)."""
+    listings: list[Any] = []
+    rng = random.Random(seed)
+    try:
+        game = dealt(rules, deal) if deal else rules.new_game(seed=seed)
+        for _ in range(moves):
+            listings.append(listing(game))
+            if not listings[-1] or game.is_over:
+                break
+            game.apply(game.legal_moves()[rng.randrange(len(listings[-1]))])
+    except RulesetRuntimeError as exc:
+        listings.append((str(exc), exc.pos))
+    return listings
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_random_conditions_list_the_same_moves_and_fail_the_same_way(tmp_path: Path, case: int) -> None:
+    rng = random.Random(f"runs/{case}")
+    when = random_when(rng)
+    fast, plain = both(runs_ruleset(tmp_path, when, match=rng.random() < 0.5))
+    assert trace(fast, case, DEAL, 30) == trace(plain, case, DEAL, 30), when
+    for seed in range(3):
+        assert trace(fast, seed, None, 30) == trace(plain, seed, None, 30), when
