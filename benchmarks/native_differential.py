@@ -2,11 +2,12 @@
 
     python benchmarks/native_differential.py [--games 300] [--max-moves 2000] [--jobs 1]
 
-For every bundled ruleset the native backend runs and every combination of its options, plays
-`--games` seeded random games through both backends (`native.compare`: the legal moves in
-order, piles, faces, variables, outcome, reason and score after every move) and prints the
-games, moves and outcomes compared. Rulesets it does not run are listed with the construct
-and place it names. Exit status 1 on any difference.
+For every bundled and test-fixture ruleset the native backend runs, every combination of its
+options and every number of seats, plays `--games` seeded random games through both backends
+(`native.compare`: the legal moves in order, piles, faces, variables, the seat to act and its
+phase after every move; the outcome, reason, winners and scores at the end) and prints the games,
+moves and outcomes compared. Rulesets it does not run are listed with the construct and place it
+names. Exit status 1 on any difference.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -32,7 +34,8 @@ def combinations(name: str) -> list[dict[str, Any]]:
     return [dict(zip(names, values)) for values in itertools.product(*(rules.options[n].values for n in names))]
 
 
-def run(name: str, options: dict[str, Any], games: int, max_moves: int) -> tuple[int, int, Counter[str], str]:
+def run(name: str, options: dict[str, Any], players: int, games: int,
+        max_moves: int) -> tuple[int, int, Counter[str], str]:
     from cardrules import load_ruleset
     from cardrules.native import Mismatch, compare, native_backend
 
@@ -41,7 +44,7 @@ def run(name: str, options: dict[str, Any], games: int, max_moves: int) -> tuple
     moves, outcomes = 0, Counter[str]()
     for seed in range(games):
         rng = random.Random(seed)
-        game = rules.new_game(seed=seed, max_moves=max_moves)
+        game = rules.new_game(seed=seed, max_moves=max_moves, players=players)
         try:
             moves += compare(backend, game, rng.choice)
         except Mismatch as exc:
@@ -60,20 +63,25 @@ def main(argv: list[str] | None = None) -> int:
     from cardrules.native import Unsupported, native_backend
 
     work = []
-    for path in sorted((ROOT / "rulesets").glob("*.yaml")):
+    fixtures = [str(p) for p in sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
+                if not {"broken", "native"} & set(p.parts) and re.search(r"^ruleset:", p.read_text(), re.MULTILINE)]
+    for name in [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))] + fixtures:
         try:
-            native_backend(load_ruleset(path.stem))  # compiled once here; the workers load it
+            rules = load_ruleset(name)
+            native_backend(rules)  # compiled once here; the workers load it
         except Unsupported as exc:
-            print(f"{path.stem:<28} not native: {exc}")
+            print(f"{Path(name).stem:<28} not native: {exc}")
             continue
-        work += [(path.stem, options) for options in combinations(path.stem)]
+        work += [(name, options, players) for options in combinations(name)
+                 for players in range(rules.min_players, rules.max_players + 1)]
     start = time.perf_counter()
     failed = False
     with ProcessPoolExecutor(args.jobs) as pool:
         results = pool.map(run, *zip(*work), [args.games] * len(work), [args.max_moves] * len(work))
-        for (name, options), (games, moves, outcomes, problem) in zip(work, results):
-            shown = " ".join(f"{k}={v}" for k, v in options.items())
-            print(f"{name:<28} {shown:<44} {games:>5} games {moves:>9,} moves  {dict(sorted(outcomes.items()))}")
+        for (name, options, players), (games, moves, outcomes, problem) in zip(work, results):
+            shown = " ".join(f"{k}={v}" for k, v in options.items()) + f" seats={players}"
+            print(f"{Path(name).stem:<28} {shown:<52} {games:>5} games {moves:>9,} moves  "
+                  f"{dict(sorted(outcomes.items()))}")
             if problem:
                 print(f"  MISMATCH: {problem}")
                 failed = True

@@ -57,9 +57,13 @@ from .parser import (
 NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
 NO_STR = -1  # a string that is `none`
 
-# The meta fields of a game (`M`).
+# The meta fields of a game (`M`): 0-9 the end and the cycle; 10 the seat to act, 11 its phase,
+# 12 the seats in the game, 13 the winners an end condition named (a bit mask, -1: none named),
+# 14 and 15 whether the move being applied used `act` or `end_turn`, 16-23 the (seat, phase) pairs
+# to return to after `act`, 24 how many.
 OVER, RESULT, REASON, MOVES, MAX_MOVES, LAST, CYCLE, BEGIN, SEEN, STOP = range(10)
-META = 10
+CURRENT, PHASE, PLAYERS, WINNERS, ACTED, END_TURN, FRAMES, NFRAMES = 10, 11, 12, 13, 14, 15, 16, 24
+META = 26
 CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
@@ -116,6 +120,25 @@ class _Emitter:
         self.functions = {name: (f.params, f.body) for name, f in front.scope.functions.items()}
         self.option_slots = {name: i for i, name in enumerate(rules.options)}
         self.path: tuple[Any, ...] = ()
+        # Card attributes that are lists of strings, as bit masks of the strings' ids (numbered
+        # first, so that they fit in 63 bits); NO_MASK for no card.
+        self.kinds: dict[str, str] = {}
+        self.inferring: set[str] = set()
+        self.masks: dict[str, list[int]] = {}
+        self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
+        for name, kind in rules.deck.attributes.items():
+            values = [card.get(name) for card in rules.deck.cards]
+            if kind == "list" and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
+                for v in values:
+                    for x in v:
+                        self.sid(x)
+                if len(self.strings) <= 62:
+                    self.masks[name] = [sum(1 << self.sid(x) for x in set(v)) for v in values]
+            elif kind == "list" and all(isinstance(v, list) and all(type(x) is int for x in v) for v in values):
+                flat = [x for v in values for x in v] or [0]
+                low = min(flat)
+                if max(flat) - low <= 62:  # bit i stands for the number low + i
+                    self.int_masks[name] = ([sum(1 << (x - low) for x in set(v)) for v in values], low)
 
     # -- errors and names ----------------------------------------------------------------
 
@@ -158,7 +181,8 @@ class _Emitter:
         return value
 
     def checked(self, value: _Val) -> str:
-        """Code for an int that must not be `none` here (arithmetic, ordering)."""
+        """Code for an int (or a pile) that must not be `none` here (arithmetic, ordering, a pile
+        read)."""
         return f"ck({value.code})" if value.maybe_none else value.code
 
     def _expr(self, node: Node, env: dict[str, _Val]) -> _Val:
@@ -186,7 +210,8 @@ class _Emitter:
                     return _Val("pile", repr(pile), pile, True)
                 return _Val("pile", f"at({obj.code}, {self.checked(index)})")
             if obj.type == "pile":
-                return _Val("card", f"at(C[{obj.code}][:N[{obj.code}]], {self.checked(index)})")
+                pile = self.checked(obj)
+                return _Val("card", f"at(C[{pile}][:N[{pile}]], {self.checked(index)})")
             if obj.type == "cards":
                 return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
             raise self.no("indexing this value")
@@ -220,6 +245,9 @@ class _Emitter:
             elif types <= {"str", "none"}:
                 then, otherwise = self.as_type(then, "str"), self.as_type(otherwise, "str")
                 type_ = "str"
+            elif types == {"pile", "none"}:
+                then, otherwise = self.as_type(then, "pile"), self.as_type(otherwise, "pile")
+                type_ = "pile"
             elif len(types) == 1 and types <= {"bool", "pile"}:
                 type_ = then.type
             else:
@@ -233,7 +261,7 @@ class _Emitter:
     def as_type(self, value: _Val, type_: str) -> _Val:
         if value.type != "none":
             return value
-        code = {"card": "NOCARD", "int": "NO_INT", "str": "NO_STR"}[type_]
+        code = {"card": "NOCARD", "int": "NO_INT", "str": "NO_STR", "pile": "NO_INT"}[type_]
         return _Val(type_, code, None, True, maybe_none=True)
 
     def _name(self, node: Name, env: dict[str, _Val]) -> _Val:
@@ -241,25 +269,98 @@ class _Emitter:
         if name in env:
             return env[name]
         rules = self.rules
+        if name == "players":
+            return _int("M[12]")
+        if name == "seats":
+            return _Val("seats", "M[12]")
+        if name == "phase" and rules.phases:
+            return _Val("str", "PHASE_NAMES[M[11]]")
         if name in rules.variables:
-            variable = rules.variables[name]
-            if variable.per_player:
-                raise self.no("a per-player variable")
-            kind = self.var_kind(name)
-            if kind == "bool":
-                return _Val("bool", f"(V[{variable.slot}] != 0)")
-            return _int(f"V[{variable.slot}]", maybe_none=True)
+            return self.variable(name, env["player"].code if rules.variables[name].per_player else "")
         if name in rules.zones:
             zone = rules.zones[name]
-            if zone.seat_piles is not None:
-                raise self.no("a per-player zone")
+            if zone.seat_piles is not None:  # the acting seat's pile(s)
+                return self.seat_zone(name, env["player"].code)
             if zone.single:
                 return _Val("pile", repr(zone.piles[0]), zone.piles[0], True)
             return _Val("piles", f"Z_{name}", zone.piles, True)
         raise self.no(f"the name '{name}'")
 
+    def variable(self, name: str, seat: str) -> _Val:
+        """A variable's value; for a per-player variable, seat `seat`'s (code; checked like a list index)."""
+        variable = self.rules.variables[name]
+        slot = f"{variable.slot}" if not seat else f"seat_slot(V, {variable.slot}, {seat})"
+        if name in self.inferring:
+            raise self.no(f"the variable '{name}' while its kind is being found")
+        kind = self.var_kind(name)
+        if kind == "bool":
+            return _Val("bool", f"(V[{slot}] != 0)")
+        return _Val(kind, f"V[{slot}]", maybe_none=True)
+
+    def move_env(self, template: Any, applying: bool) -> dict[str, _Val]:
+        env: dict[str, _Val] = {"player": _int("b_player"),
+                                "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
+        if applying and "for_seat" in self.value_at(("moves", template.name)):
+            env["target"] = _int("b_target")
+        if template.sources:
+            env["src"] = _Val("pile", "b_src")
+            env["n"] = _int("b_n")
+            env["card"] = _Val("card", "b_card")
+            if applying:
+                env["cards"] = _Val("cards", arr="MC", lo="0", hi="1" if template.take == "any" else "b_n")
+            elif template.take == "any":  # the card at j of the source pile
+                env["cards"] = _Val("cards", arr="C[b_src]", lo="j", hi="j + 1")
+            else:
+                env["cards"] = _Val("cards", arr="C[b_src]", lo="N[b_src] - b_n", hi="N[b_src]")
+        if template.targets:
+            env["dst"] = _Val("pile", "b_dst")
+        return env
+
+    def assigned_kinds(self, name: str) -> list[str]:
+        """The kinds of the values `set` effects give the variable `name` (those this backend
+        can lower; a value that reads a variable still being inferred is left out)."""
+        found: list[str] = []
+        saved = self.path
+
+        def walk(path: tuple[Any, ...], env: dict[str, _Val]) -> None:
+            effects = self.value_at(path)
+            for i, spec in enumerate(effects if isinstance(effects, list) else []):
+                if not isinstance(spec, dict):
+                    continue
+                for key, sub in spec.items():
+                    if key == "set" and isinstance(sub, dict) and name in sub:
+                        try:
+                            found.append(self.expr(self.parse(path + (i, "set", name)), env).type)
+                        except Unsupported:
+                            pass
+                    elif key in ("then", "else", "do"):
+                        walk(path + (i, key), env)
+
+        for template in self.rules.moves:
+            spec = self.value_at(("moves", template.name))
+            if "do" in spec:
+                env = self.move_env(template, True)
+                env.update({"pick": _int("b_pick"), "target": _int("b_target")})
+                walk(("moves", template.name, "do"), env)
+        for i, spec in enumerate(self.data.get("triggers", [])):
+            walk(("triggers", i, "do"), {"player": _int("b_player"), "move": _Val("str", "0")})
+        if "on_end" in self.data:
+            walk(("on_end",), {"player": _int("b_player")})
+        self.path = saved
+        return found
+
+    def seat_zone(self, name: str, seat: str) -> _Val:
+        zone = self.rules.zones[name]
+        return _Val("pile" if zone.single else "piles", f"at(SEATS_{name}, {seat})")
+
     def var_kind(self, name: str) -> str:
-        """A variable's kind: every value it starts with, for every option, decides."""
+        """A variable's kind (int, bool or pile): what it starts with, else what is set into it."""
+        kind = self.kinds.get(name)
+        if kind is None:
+            kind = self.kinds[name] = self._var_kind(name)
+        return kind
+
+    def _var_kind(self, name: str) -> str:
         spec = self.data["variables"][name]
         initial = spec.get("initial", 0) if isinstance(spec, dict) else spec
         if isinstance(initial, bool):
@@ -275,6 +376,14 @@ class _Emitter:
             self.path = saved
             if kind in ("int", "bool"):
                 return kind
+        if name not in self.inferring:  # a variable that starts as none: the values set into it
+            self.inferring.add(name)
+            try:
+                found = {kind for kind in self.assigned_kinds(name) if kind != "none"}
+            finally:
+                self.inferring.discard(name)
+            if len(found) == 1 and found <= {"int", "pile", "bool"}:
+                return found.pop()
         raise self.no(f"the variable '{name}' (neither a number nor a truth value)", ("variables", name))
 
     def option(self, name: str) -> _Val:
@@ -300,18 +409,23 @@ class _Emitter:
             if node.name == "face_up":
                 return _Val("bool", f"(U[{card}] == 1)")
             kind = self.rules.deck.attributes.get(node.name)
+            if kind == "list" and node.name in self.masks:
+                return _Val("strs", f"A_{node.name}[{card}]")
+            if kind == "list" and node.name in self.int_masks:
+                return _Val("ints", f"A_{node.name}[{card}]", self.int_masks[node.name][1])
             if kind == "int":
                 return _int(f"A_{node.name}[{card}]", maybe_none=True)
             if kind == "str":
                 return _Val("str", f"A_{node.name}[{card}]")
             raise self.no(f"the card attribute '{node.name}'")
         if obj.type == "pile":
+            pile = self.checked(obj)
             if node.name == "index":
-                return _int(f"PILE_INDEX[{obj.code}]")
+                return _int(f"PILE_INDEX[{pile}]")
             if node.name == "owner":
-                return _int(f"PILE_OWNER[{obj.code}]")
+                return _int(f"PILE_OWNER[{pile}]")
             if node.name == "zone":
-                return _Val("str", f"PILE_ZONE[{obj.code}]")
+                return _Val("str", f"PILE_ZONE[{pile}]")
         raise self.no(f"the attribute '{node.name}' of {obj.type}")
 
     def _call(self, node: Call, env: dict[str, _Val]) -> _Val:
@@ -326,21 +440,30 @@ class _Emitter:
             for p, v in zip(params, values):
                 inner["\0" + p] = v
             return self.expr(body, inner)
+        if func == "of":
+            target = args[0]
+            seat = self.checked(self.expr(args[1], env, "int"))
+            if isinstance(target, Name) and target.name in self.rules.variables and target.name not in env:
+                return self.variable(target.name, seat)
+            if isinstance(target, Name) and target.name in self.rules.zones and target.name not in env:
+                return self.seat_zone(target.name, seat)
+            raise self.no("of() of this")
         if func in ("size", "empty"):
             arg = self.expr(args[0], env)
             if arg.type == "pile":
-                size = f"N[{arg.code}]"
+                size = f"N[{self.checked(arg)}]"
             elif arg.type == "cards":
                 size = f"({arg.hi} - {arg.lo})"
-            elif arg.type == "piles" and arg.value is not None:
-                size = repr(len(arg.value))
+            elif arg.type == "piles":
+                size = repr(len(arg.value)) if arg.value is not None else f"len({arg.code})"
             else:
                 raise self.no(f"{func}() of {arg.type}")
             return _int(size) if func == "size" else _Val("bool", f"({size} == 0)")
         if func in ("top", "bottom"):
             arg = self.expr(args[0], env)
             if arg.type == "pile":
-                return _Val("card", f"{func}_of(C[{arg.code}], 0, N[{arg.code}])")
+                pile = self.checked(arg)
+                return _Val("card", f"{func}_of(C[{pile}], 0, N[{pile}])")
             if arg.type == "cards":
                 return _Val("card", f"{func}_of({arg.arr}, {arg.lo}, {arg.hi})")
             raise self.no(f"{func}() of {arg.type}")
@@ -348,8 +471,9 @@ class _Emitter:
             arg = self.expr(args[0], env)
             if arg.type != "pile":
                 raise self.no(f"{func}() of {arg.type}")
-            lo = "0" if func == "cards" else f"run_start(C[{arg.code}], N[{arg.code}], U)"
-            return _Val("cards", arr=f"C[{arg.code}]", lo=lo, hi=f"N[{arg.code}]")
+            pile = self.checked(arg)
+            lo = "0" if func == "cards" else f"run_start(C[{pile}], N[{pile}], U)"
+            return _Val("cards", arr=f"C[{pile}]", lo=lo, hi=f"N[{pile}]")
         if func == "abs":
             arg = self.expr(args[0], env, "int")
             return _int(f"abs({self.checked(arg)})")
@@ -371,6 +495,8 @@ class _Emitter:
                 return left
             right = self.expr(node.right, env, "bool")
             return _Val("bool", f"({left.code} {op} {right.code})")
+        if op in ("in", "notin"):
+            return self._in(node, env)
         left, right = self.expr(node.left, env), self.expr(node.right, env)
         if op in ("+", "-", "*", "/", "%"):
             if left.type != "int" or right.type != "int":
@@ -399,6 +525,28 @@ class _Emitter:
             return _Val("bool", f"({self.checked(left)} {op} {self.checked(right)})")
         raise self.no(f"the operator '{op}'")
 
+    def _in(self, node: Binary, env: dict[str, _Val]) -> _Val:
+        """`x in [a, b]` (equal to one of the items) and `s in card.suits` (a list attribute)."""
+        left = self.expr(node.left, env)
+        if isinstance(node.right, ListLit):
+            items = [self.expr(item, env) for item in node.right.items]
+            if not items:
+                code = "False"
+            else:
+                if left.type == "none" or any(i.type not in (left.type, "none") for i in items) or \
+                        left.type not in ("int", "str", "card", "pile", "bool"):
+                    raise self.no("'in' on these kinds of value")
+                code = "(" + " or ".join(f"{left.code} == {self.as_type(i, left.type).code}" for i in items) + ")"
+        else:
+            right = self.expr(node.right, env)
+            if right.type == "ints" and left.type in ("int", "none"):
+                code = f"has_int({right.code}, {self.as_type(left, 'int').code}, {right.value})"
+            elif right.type == "strs" and left.type in ("str", "none"):
+                code = f"has({right.code}, {self.as_type(left, 'str').code})"
+            else:
+                raise self.no(f"'in' on {left.type} and {right.type}")
+        return _Val("bool", code if node.op == "in" else f"(not {code})")
+
     def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
         func = node.func
         if func not in ("all", "any", "count", "sum", "min", "max"):
@@ -407,8 +555,9 @@ class _Emitter:
         params: list[str] = []
         args: list[str] = []
         inner: dict[str, _Val] = {}
+        used = _names(node, self.functions)  # only these: others may not be bound where it is tested
         for i, (name, value) in enumerate(env.items()):
-            if name.startswith("\0"):
+            if name.startswith("\0") or name not in used:
                 continue
             if "\0" + name in env:
                 inner["\0" + name] = value  # still a local inside the helper
@@ -439,10 +588,22 @@ class _Emitter:
             if items.type == "piles" and len(node.names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
                 element_type = "pile"
+            elif items.type == "seats" and len(node.names) == 1:
+                lines.append(f"    for {x} in range({items.code}):")
+                element_type = "int"
             elif items.type == "cards" and len(node.names) == 1:
                 lines.append(f"    for j in range({items.lo}, {items.hi}):")
                 lines.append(f"        {x} = {items.arr}[j]")
                 element_type = "card"
+            elif items.type in ("strs", "ints") and len(node.names) == 1 and func in ("all", "any", "count", "sum"):
+                # a list attribute's items, in the order of their ids (the list's order matters not
+                # to all, any, count and sum; a list without repeats, as the masks require)
+                mask, bit = self.fresh("m"), self.fresh("b")
+                lines.append(f"    {mask} = mask_of({items.code})")
+                lines.append(f"    for {bit} in range(63):")
+                lines.append(f"        if not ({mask} >> {bit}) & 1: continue")
+                lines.append(f"        {x} = {bit} + {items.value if items.type == 'ints' else 0}")
+                element_type = "str" if items.type == "strs" else "int"
             else:
                 raise self.no(f"a comprehension over {items.type}")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
@@ -475,10 +636,10 @@ class _Emitter:
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
         name = self.fresh("comp")
-        head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O{''.join(', ' + p for p in params)}):",
+        head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
                 f"    acc = {result}; found = False"]
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
-        return _Val(type_, f"{name}(C, N, U, V, O{''.join(', ' + a for a in args)})",
+        return _Val(type_, f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})",
                     maybe_none=func in ("min", "max"))
 
     def _want(self, value: _Val, type_: str) -> None:
@@ -494,75 +655,7 @@ _RUNTIME = '''
 import numpy as np
 from numba import njit
 
-NO_INT = -9223372036854775807 - 1
-NO_STR = -1
-INT_MAX = 9223372036854775807
-
-
-class Stop(Exception):
-    pass
-
-
-@njit(cache=True)
-def ck(x):
-    if x == NO_INT:
-        raise Stop("none")
-    return x
-
-
-@njit(cache=True)
-def add(a, b):
-    if (b > 0 and a > INT_MAX - b) or (b < 0 and a < NO_INT - b):
-        raise Stop("overflow")
-    return a + b
-
-
-@njit(cache=True)
-def sub(a, b):
-    if (b < 0 and a > INT_MAX + b) or (b > 0 and a < NO_INT + b):
-        raise Stop("overflow")
-    return a - b
-
-
-@njit(cache=True)
-def neg(a):
-    if a == NO_INT:
-        raise Stop("overflow")
-    return -a
-
-
-@njit(cache=True)
-def mul(a, b):
-    if a == 0 or b == 0:
-        return 0
-    r = a * b
-    if (a == -1 and b == NO_INT) or (b == -1 and a == NO_INT) or r // b != a:
-        raise Stop("overflow")
-    return r
-
-
-@njit(cache=True)
-def div(a, b):
-    if b == 0:
-        raise Stop("division by zero")
-    if a == NO_INT and b == -1:
-        raise Stop("overflow")
-    return a // b
-
-
-@njit(cache=True)
-def mod(a, b):
-    if b == 0:
-        raise Stop("division by zero")
-    return a % b
-
-
-@njit(cache=True)
-def at(xs, i):
-    n = len(xs)
-    if i < -n or i >= n:
-        raise Stop("index out of range")
-    return xs[i] if i >= 0 else xs[n + i]
+from cardrules.native_runtime import *  # noqa: F403 - the shared helpers, compiled once
 
 
 @njit(cache=True)
@@ -576,53 +669,30 @@ def bottom_of(xs, lo, hi):
 
 
 @njit(cache=True)
-def run_start(row, n, U):
-    k = n
-    while k > 0 and U[row[k - 1]] == 1:
-        k -= 1
-    return k
+def enc(k, src, dst, n, pick, seat):
+    return ((((k * NP1 + src + 1) * NP1 + dst + 1) * CAP1 + n) * PK + pick + 2) * SE + seat + 1
 
 
 @njit(cache=True)
-def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
-    if n <= 0:
-        return
-    if n > N[src]:
-        n = N[src]
-    base = N[src] - n
-    for i in range(n):
-        TMP[i] = C[src, base + n - 1 - i] if flip else C[src, base + i]
-    if flip:
-        for i in range(n):
-            U[TMP[i]] = 1 - U[TMP[i]]
-    if face >= 0:
-        for i in range(n):
-            U[TMP[i]] = face
-    N[src] = base
-    if bottom:
-        m = N[dst]
-        for i in range(m - 1, -1, -1):
-            C[dst, i + n] = C[dst, i]
-        for i in range(n):
-            C[dst, i] = TMP[i]
-    else:
-        m = N[dst]
-        for i in range(n):
-            C[dst, m + i] = TMP[i]
-    N[dst] += n
+def sees(C, N, U, card, pile, seat):
+    kind = VISIBILITY[pile]
+    if kind == 0:
+        return True
+    if kind == 1:
+        return False
+    if kind == 2 and PILE_OWNER[pile] == seat:
+        return True
+    if kind == 3:
+        return N[pile] > 0 and C[pile, N[pile] - 1] == card and U[card] == 1
+    return U[card] == 1
 
 
 @njit(cache=True)
-def end(M, result, reason):
-    if M[0] == 0:
-        M[0] = 1
-        M[1] = result
-        M[2] = reason
-
-
-@njit(cache=True)
-def enc(k, src, dst, n):
-    return ((k * NP1 + src + 1) * NP1 + dst + 1) * CAP1 + n
+def blind_card(C, N, U, pile, seat):
+    for j in range(N[pile] - 1, -1, -1):
+        if not sees(C, N, U, C[pile, j], pile, seat):
+            return C[pile, j]
+    raise Stop("no hidden card")
 
 
 @njit(cache=True)
@@ -643,20 +713,16 @@ class _ModuleBuilder(_Emitter):
 
     def build(self) -> tuple[str, dict[str, Any]]:
         rules = self.rules
-        if rules.max_players != 1:
-            raise self.no("a game of more than one seat", ("players",) if "players" in self.data else ())
-        if rules.simultaneous or rules.phases or rules.rotation:
-            raise self.no("turns (phases, rotation, every seat at once)", ("turns",) if "turns" in self.data else ())
+        if rules.simultaneous:
+            raise self.no("turns where every seat plays at once", ("turns",) if "turns" in self.data else ())
         if rules.repeat is not None:
             raise self.no("end.repeat", ("end", "repeat"))
         if rules.on_start:
             raise self.no("on_start", ("on_start",))
         self.deck = rules.deck
         ncards, npiles = len(rules.deck), rules.pile_count
-        lines = [_RUNTIME.replace("NOCARD", str(ncards)).replace("NP1", str(npiles + 1))
-                 .replace("CAP1", str(ncards + 1)),
-                 f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
-                 f"CAP1 = {ncards + 1}"]
+        lines = [_RUNTIME, f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
+                 f"CAP1 = {ncards + 1}", f"PK = {ncards + 2}", f"SE = {rules.max_players + 1}"]
         body = [self._listing(), self._moves_applied(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER]
         tables = []
@@ -669,33 +735,39 @@ class _ModuleBuilder(_Emitter):
                 values = [card.get(name) for card in self.deck.cards]
                 if all(isinstance(v, str) for v in values):
                     tables.append(f"A_{name} = {_array([self.sid(v) for v in values] + [NO_STR])}")
+        for name, masks in sorted(self.masks.items()):
+            tables.append(f"A_{name} = {_array(masks + [-1])}")
+        for name, (masks, _) in sorted(self.int_masks.items()):
+            tables.append(f"A_{name} = {_array(masks + [-1])}")
         tables.append(f"PILE_INDEX = {_array(rules.pile_index)}")
+        kinds = {"all": 0, "none": 1, "owner": 2, "top": 3}
+        tables.append(f"VISIBILITY = {_array([kinds.get(rules.zones[z].visibility, 4) for z in rules.pile_zone])}")
+        codes: dict[str, int] = {}
+        tables.append(f"CODE = {_array([codes.setdefault(c, len(codes)) for c in self.deck.codes])}")
+        tables.append(f"NCODES = {len(codes)}")
+        phases = rules.phases
+        tables.append(f"NPHASES = {len(phases)}")
+        tables.append(f"OPTIONAL = {_array([int(i in rules.optional_phases) for i in range(len(phases))] + [0])}")
+        tables.append(f"INTERRUPT = {_array([int(i in rules.interrupt_phases) for i in range(len(phases))] + [0])}")
+        tables.append(f"ROTATION = {rules.rotation}")
         tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
         tables.append(f"PILE_ZONE = {_array([self.sid(z) for z in rules.pile_zone])}")
         for name, zone in rules.zones.items():
             tables.append(f"Z_{name} = {_array(zone.piles)}")
+            if zone.seat_piles is not None:
+                rows = [group[0] if zone.single else list(group) for group in zone.seat_piles]
+                tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
+        tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
         source = "\n".join(lines + tables + self.helpers + body) + "\n"
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons}
 
     # -- the listing of legal moves ---------------------------------------------------------
 
-    def move_env(self, template: Any, applying: bool) -> dict[str, _Val]:
-        env: dict[str, _Val] = {"player": _Val("int", "0", 0, True),
-                                "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
-        if template.sources:
-            env["src"] = _Val("pile", "b_src")
-            env["n"] = _int("b_n")
-            env["card"] = _Val("card", "b_card")
-            env["cards"] = _Val("cards", arr="MC", lo="0", hi="b_n") if applying else \
-                _Val("cards", arr="C[b_src]", lo="N[b_src] - b_n", hi="N[b_src]")
-        if template.targets:
-            env["dst"] = _Val("pile", "b_dst")
-        return env
-
     def _listing(self) -> str:
         from .movegen import conjuncts
 
-        out = ["@njit(cache=True)", "def legal(C, N, U, V, O, out):", "    cnt = 0"]
+        out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]",
+               "    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0"]
         for template in self.rules.moves:
             out += self._template_listing(template, conjuncts)
         out.append("    return cnt")
@@ -705,28 +777,39 @@ class _ModuleBuilder(_Emitter):
         """The loops that list one move template's legal moves, nested as `movegen` nests them."""
         path = ("moves", template.name)
         spec = self.value_at(path)
-        for key in ("select", "for_seat", "phase"):
-            if key in spec:
-                raise self.no(f"a move with '{key}'", path + (key,))
-        if template.take == "any":
-            raise self.no("take: any", path + ("take",))
-        if template.seat_sources or template.seat_targets:
-            raise self.no("a move between per-player zones", path)
+        if "select" in spec:
+            raise self.no("a move with 'select'", path + ("select",))
         k = template.index
-        self.helpers.append(f"S_{k} = {_array(template.sources)}\nD_{k} = {_array(template.targets)}")
+        sources = f"S_{k}[b_player]" if template.seat_sources else f"S_{k}"
+        targets = f"D_{k}[b_player]" if template.seat_targets else f"D_{k}"
+        self.helpers.append(f"S_{k} = np.array({[list(r) for r in template.seat_sources] if template.seat_sources else list(template.sources)!r}, dtype=np.int64)\n"
+                            f"D_{k} = np.array({[list(r) for r in template.seat_targets] if template.seat_targets else list(template.targets)!r}, dtype=np.int64)")
         env = self.move_env(template, False)
-        run, match = template.take == "run", spec.get("match")
+        run, match, any_card = template.take == "run", spec.get("match"), template.take == "any"
         if match is not None:
             card_level, dst_level = (2 if run else 1), 3
         else:
             card_level, dst_level = (3 if run else 1), 2
+        innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
+        for_seat = "for_seat" in spec
+        seat_level = innermost + 1 if for_seat else innermost
         conditions: list[tuple[int, str]] = []
+        if "phase" in spec:  # offered only in that phase (or those phases) of the turn
+            wanted = [spec["phase"]] if isinstance(spec["phase"], str) else spec["phase"]
+            indexes = sorted({self.rules.phases.index(name) for name in wanted})
+            conditions.append((0, "(" + " or ".join(f"M[11] == {i}" for i in indexes) + ")"))
+        if for_seat:
+            env["target"] = _int("b_target")
+            for conjunct in conjuncts(self.parse(path + ("for_seat",))):
+                conditions.append((seat_level, self.expr(conjunct, env, "bool").code))
         before = 0
+        reads_card = False
         if "when" in spec:
             for conjunct in conjuncts(self.parse(path + ("when",))):
                 code = self.expr(conjunct, env, "bool").code
                 level = 0
                 names = _names(conjunct, self.functions)
+                reads_card = reads_card or bool(names & {"card", "cards"})
                 if names & {"src"}:
                     level = max(level, 1)
                 if names & {"card", "cards", "n"}:
@@ -736,6 +819,8 @@ class _ModuleBuilder(_Emitter):
                 # As the front end places a conjunct that can fail (movegen.template): no
                 # earlier than the ones before it. Treating every conjunct so evaluates each
                 # that can fail exactly where the Python backend does.
+                if names & {"target"}:
+                    level = max(level, seat_level)
                 level = max(level, before)
                 before = level
                 conditions.append((level, code))
@@ -753,15 +838,32 @@ class _ModuleBuilder(_Emitter):
         if match is not None:
             dst_key = self.expr(self.parse(path + ("match", "dst")), {"dst": _Val("pile", "b_dst")})
             card_key = self.expr(self.parse(path + ("match", "card")), env)
-            lines.append(f"{indent}DK = np.empty(len(D_{k}), dtype=np.int64)")
-            lines.append(f"{indent}for i in range(len(D_{k})):")
-            lines.append(f"{indent}    b_dst = D_{k}[i]")
+            lines.append(f"{indent}DK = np.empty(len({targets}), dtype=np.int64)")
+            lines.append(f"{indent}for i in range(len({targets})):")
+            lines.append(f"{indent}    b_dst = {targets}[i]")
             lines.append(f"{indent}    DK[i] = {self.as_type(dst_key, 'int').code}")
         if template.sources:
-            lines.append(f"{indent}for b_src in S_{k}:")
+            lines.append(f"{indent}for b_src in {sources}:")
             indent += "    "
             lines.append(f"{indent}if N[b_src] == 0: continue")
-            if template.take == "top":
+            if any_card:  # any one card, each different card (code) once; hidden ones blind, once
+                blind = any(self.rules.zones[self.rules.pile_zone[p]].visibility != "all" for p in template.sources)
+                lines.append(f"{indent}stamp += 1; offered_blind = False")
+                lines.append(f"{indent}for j in range(N[b_src] - 1, -1, -1):")
+                indent += "    "
+                lines.append(f"{indent}b_card = C[b_src, j]")
+                if blind:
+                    lines.append(f"{indent}if not sees(C, N, U, b_card, b_src, b_player):")
+                    lines.append(f"{indent}    if {reads_card} or offered_blind: continue")
+                    lines.append(f"{indent}    offered_blind = True; b_pick = -1")
+                    lines.append(f"{indent}else:")
+                    lines.append(f"{indent}    if CODES_SEEN[CODE[b_card]] == stamp: continue")
+                    lines.append(f"{indent}    CODES_SEEN[CODE[b_card]] = stamp; b_pick = b_card")
+                else:
+                    lines.append(f"{indent}if CODES_SEEN[CODE[b_card]] == stamp: continue")
+                    lines.append(f"{indent}CODES_SEEN[CODE[b_card]] = stamp; b_pick = b_card")
+                lines.append(f"{indent}b_n = 1")
+            elif template.take == "top":
                 lines.append(f"{indent}b_n = 1; b_card = C[b_src, N[b_src] - 1]")
             elif template.take == "all":
                 lines.append(f"{indent}b_n = N[b_src]; b_card = C[b_src, 0]")
@@ -791,12 +893,12 @@ class _ModuleBuilder(_Emitter):
         if template.targets:
             if match is not None:
                 lines.append(f"{indent}key = {self.as_type(card_key, 'int').code}")
-                lines.append(f"{indent}for i in range(len(D_{k})):")
+                lines.append(f"{indent}for i in range(len({targets})):")
                 indent += "    "
                 lines.append(f"{indent}if DK[i] != key: continue")
-                lines.append(f"{indent}b_dst = D_{k}[i]")
+                lines.append(f"{indent}b_dst = {targets}[i]")
             else:
-                lines.append(f"{indent}for b_dst in D_{k}:")
+                lines.append(f"{indent}for b_dst in {targets}:")
                 indent += "    "
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
@@ -805,8 +907,13 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
+        pick = "b_pick" if any_card else "-2"
+        if for_seat:
+            lines.append(f"{indent}for b_target in range(M[12]):")
+            indent += "    "
+            emit(seat_level)
         lines.append(f"{indent}if cnt == len(out): return -1")
-        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n); cnt += 1")
+        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n, {pick}, {'b_target' if for_seat else '-1'}); cnt += 1")
         return lines
 
     # -- effects --------------------------------------------------------------------------------
@@ -831,19 +938,24 @@ class _ModuleBuilder(_Emitter):
             lines, stores = [], []
             for var in spec[kind]:
                 variable = self.rules.variables[var]
-                if variable.per_player:
-                    raise self.no("a per-player variable", path + (kind, var))
                 value = self.expr(self.parse(path + (kind, var)), env)
                 temp = self.fresh("v")
-                if self.var_kind(var) == "bool":
+                var_kind = self.var_kind(var)
+                if var_kind == "bool":
                     if value.type != "bool":
                         raise self.no("a truth value was expected", path + (kind, var))
                     lines.append(f"{indent}{temp} = 1 if {value.code} else 0")
-                else:
+                elif var_kind == "int":
                     if value.type not in ("int", "none"):
                         raise self.no("a number was expected", path + (kind, var))
-                    lines.append(f"{indent}{temp} = {self.checked(self.as_type(value, 'int')) if value.type == 'int' else 'ck(NO_INT)'}")
-                stores.append((variable.slot, temp))
+                    lines.append(f"{indent}{temp} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}")
+                else:  # a pile (or none)
+                    if kind == "add" or value.type not in (var_kind, "none"):
+                        raise self.no(f"{kind} of {value.type} to a variable holding {var_kind}", path + (kind, var))
+                    lines.append(f"{indent}{temp} = {self.as_type(value, 'int').code if value.type == 'none' else value.code}")
+                slot = f"{variable.slot}" if not variable.per_player else \
+                    f"seat_slot(V, {variable.slot}, {env['player'].code})"
+                stores.append((slot, temp))
             for slot, temp in stores:
                 lines.append(f"{indent}V[{slot}] = add(ck(V[{slot}]), {temp})" if kind == "add" else
                              f"{indent}V[{slot}] = {temp}")
@@ -865,6 +977,13 @@ class _ModuleBuilder(_Emitter):
                 copy = self.fresh("items")
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
             return head + self.effects(path + ("do",), inner, indent + "    ")
+        if kind == "act":
+            seat = self.checked(self.expr(self.parse(path + ("act", "seat")), env, "int"))
+            name = spec["act"].get("phase")
+            phase = self.rules.phases.index(name) if name is not None else 0
+            return [f"{indent}act(M, {seat}, {phase})"]
+        if kind == "end_turn":
+            return [f"{indent}M[15] = 1"]
         if kind == "end":
             result = self.result_code(spec["end"]["result"])
             reason = self.reason_code(spec["end"].get("reason", ""))
@@ -883,8 +1002,8 @@ class _ModuleBuilder(_Emitter):
         for key in ("card",):
             if key in options:
                 raise self.no(f"a move effect with '{key}'", path + (key,))
-        src = self.expr(self.parse(path + ("from",)), env).code if "from" in options else env["src"].code
-        dst = self.expr(self.parse(path + ("to",)), env).code if "to" in options else env["dst"].code
+        src = self.checked(self.expr(self.parse(path + ("from",)), env)) if "from" in options else env["src"].code
+        dst = self.checked(self.expr(self.parse(path + ("to",)), env)) if "to" in options else env["dst"].code
         s, d = self.fresh("s"), self.fresh("d")
         lines = [f"{indent}{s} = {src}", f"{indent}{d} = {dst}"]
         if "count" in options:
@@ -893,6 +1012,8 @@ class _ModuleBuilder(_Emitter):
             count = f"N[{s}]"
         else:
             count = env["n"].code
+            if "pick" in env:  # `take: any`: the chosen card to the top first
+                lines.append(f"{indent}if {env['pick'].code} >= 0: lift(C, N, {s}, {env['pick'].code})")
         face = {"up": 1, "down": 0}.get(options.get("face", ""), -1)
         flip = bool(options.get("flip", False))
         bottom = options.get("place", "top") == "bottom"
@@ -918,22 +1039,23 @@ class _ModuleBuilder(_Emitter):
             path = ("moves", template.name)
             spec = self.value_at(path)
             env = self.move_env(template, True)
+            if template.take == "any":
+                env["pick"] = _int("b_pick")
             k = template.index
             if "do" in spec:
                 lines = self.effects(path + ("do",), env, "    ")
             else:
                 lines = self.move_effect(path + ("do",), {}, env, "    ")
-            out.append(f"@njit(cache=True)\ndef apply_{k}(C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n):\n"
-                       + "\n".join(lines) + "\n")
-            calls.append(f"    {'if' if not calls else 'elif'} k == {k}: apply_{k}(C, N, U, V, O, M, MC, TMP, "
-                         f"b_src, b_dst, b_n)")
-        out.append("@njit(cache=True)\ndef apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, b_n):\n"
-                   + "\n".join(calls) + "\n")
+            args = "C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n, b_card, b_pick, b_target, b_player"
+            out.append(f"@njit(cache=True)\ndef apply_{k}({args}):\n" + "\n".join(lines) + "\n")
+            calls.append(f"    {'if' if not calls else 'elif'} k == {k}: apply_{k}({args})")
+        out.append("@njit(cache=True)\ndef apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, b_n, b_card, "
+                   "b_pick, b_target, b_player):\n" + "\n".join(calls) + "\n")
         return "\n".join(out)
 
     def _triggers(self) -> str:
-        lines = ["@njit(cache=True)", "def triggers(C, N, U, V, O, M, TMP, k):", "    pass"]
-        env = {"player": _Val("int", "0", 0, True)}
+        lines = ["@njit(cache=True)", "def triggers(C, N, U, V, O, M, TMP, k, b_player):", "    pass"]
+        env = {"player": _int("b_player")}
         for i, spec in enumerate(self.data.get("triggers", [])):
             path = ("triggers", i)
             after = spec.get("after")
@@ -972,20 +1094,20 @@ class _ModuleBuilder(_Emitter):
     def _after_change(self) -> str:
         rules = self.rules
         spec = self.data.get("end", {})
-        env = {"player": _Val("int", "0", 0, True)}
+        env = {"player": _int("b_player")}
         lines = ["@njit(cache=True)", "def after_change(C, N, U, V, O, M, out, CK, BK, KEY):", "    cnt = 0",
-                 "    if M[0] == 0:", "        pass"]
+                 "    b_player = M[10]", "    if M[0] == 0:", "        pass"]
         for i, cond in enumerate(spec.get("when", [])):
-            if "winners" in cond:
-                raise self.no("end.when with winners", ("end", "when", i, "winners"))
             test = self.expr(self.parse(("end", "when", i, "if")), env, "bool").code
             lines.append(f"        {'if' if i == 0 else 'elif'} {test}:")
+            if "winners" in cond:
+                lines.append(f"            M[13] = {self.winners(('end', 'when', i, 'winners'), env)}")
             lines.append(f"            end(M, {self.result_code(cond['result'])}, "
                          f"{self.reason_code(cond.get('reason', ''))})")
         lines.append("    if M[0] == 0 and M[4] >= 0 and M[3] >= M[4]:")
         lines.append(f"        end(M, {self.result_code('limit')}, {self.reason_code('@limit')})")
         lines.append("    if M[0] == 0:")
-        lines.append("        cnt = legal(C, N, U, V, O, out)")
+        lines.append("        cnt = legal(C, N, U, V, O, M, out)")
         lines.append("        if cnt < 0: raise Stop('too many legal moves')")
         cycle = rules.cycle
         if cycle is not None:
@@ -1001,6 +1123,25 @@ class _ModuleBuilder(_Emitter):
         text = "\n".join(lines) + "\n"
         return self._cycle_code(env) + text
 
+    def winners(self, path: tuple[Any, ...], env: dict[str, _Val]) -> str:
+        """Code for the winning seats an end condition names, as a bit mask: a seat, or
+        `list(p for p in seats if ...)`."""
+        node = self.parse(path)
+        if isinstance(node, Comprehension) and node.func == "list" and isinstance(node.iterable, Name) \
+                and node.iterable.name == "seats" and node.element == Name(node.element.pos, node.names[0]):
+            x = node.names[0]
+            condition = self.expr(node.condition, {**env, x: _int("x"), "\0" + x: _int("x")}, "bool").code \
+                if node.condition is not None else "True"
+            name = self.fresh("winners")
+            self.helpers.append(f"@njit(cache=True)\ndef {name}(C, N, U, V, O, M, b_player):\n    mask = 0\n"
+                                f"    for x in range(M[12]):\n        if {condition}: mask |= 1 << x\n"
+                                f"    return mask\n")
+            return f"{name}(C, N, U, V, O, M, b_player)"
+        seat = self.expr(node, env)
+        if seat.type != "int":
+            raise self.no("winners that are not a seat or list(p for p in seats if ...)", path)
+        return f"seat_mask({self.checked(seat)})"
+
     def _cycle_code(self, env: dict[str, _Val]) -> str:
         cycle = self.rules.cycle
         if cycle is None:
@@ -1013,14 +1154,14 @@ class _ModuleBuilder(_Emitter):
         del moves
         return f'''
 @njit(cache=True)
-def counts(C, N, U, V, O):
+def counts(C, N, U, V, O, M):
     return {counts}
 
 
 @njit(cache=True)
 def offers_other(out, cnt):
     for i in range(cnt):
-        if IN_CYCLE[out[i] // (NP1 * NP1 * CAP1)] == 0:
+        if IN_CYCLE[out[i] // (NP1 * NP1 * CAP1 * PK * SE)] == 0:
             return True
     return False
 
@@ -1028,7 +1169,7 @@ def offers_other(out, cnt):
 @njit(cache=True)
 def cycle_begin(C, N, U, V, O, M, out, cnt, BK, k):
     if M[6] == 0 and IN_CYCLE[k] == 1:
-        if not counts(C, N, U, V, O):
+        if not counts(C, N, U, V, O, M):
             M[7] = 0
         elif offers_other(out, cnt):
             M[7] = 1
@@ -1041,7 +1182,7 @@ def cycle_begin(C, N, U, V, O, M, out, cnt, BK, k):
 def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
     begin = M[7]
     M[7] = 0
-    if IN_CYCLE[M[5]] == 0 or not counts(C, N, U, V, O):
+    if IN_CYCLE[M[5]] == 0 or not counts(C, N, U, V, O, M):
         M[6] = 0
         M[8] = 0
         return
@@ -1078,7 +1219,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
 '''
 
     def _score(self) -> str:
-        env = {"player": _Val("int", "0", 0, True)}
+        env = {"player": _int("b_player")}
         code = "0"
         if self.rules.score is not None:
             if "score" in self.data:
@@ -1086,78 +1227,137 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
             else:
                 value = self._name(Name(0, "score"), env)
             code = self.checked(value)
-        return f"@njit(cache=True)\ndef score(C, N, U, V, O):\n    return {code}\n"
+        evaluation = code
+        if "heuristic" in self.data:
+            evaluation = self.checked(self.expr(self.parse(("heuristic",)), env, "int"))
+        return (f"@njit(cache=True)\ndef score(C, N, U, V, O, M, b_player):\n    return {code}\n\n\n"
+                f"@njit(cache=True)\ndef evaluation(C, N, U, V, O, M, b_player):\n    return {evaluation}\n")
 
 
 _DRIVER = '''
 @njit(cache=True)
+def next_phase(M, end_turn):
+    """The turn's next phase (interrupt phases are entered only by `act`), or the next turn."""
+    following = M[11] + 1
+    while following < NPHASES and INTERRUPT[following] == 1:
+        following += 1
+    if NPHASES > 0 and not end_turn and following < NPHASES:
+        M[11] = following
+        return
+    first = 0
+    while first < NPHASES and INTERRUPT[first] == 1:
+        first += 1
+    if ROTATION:
+        M[10] = (M[10] + 1) % M[12]
+        M[11] = first
+    elif NPHASES > 0:
+        M[11] = first
+
+
+@njit(cache=True)
+def advance_turn(C, N, U, V, O, M, out, end_turn):
+    """After a move: back to the seat an `act` interrupted, or on to the next phase or turn; an
+    optional phase that offers no move is passed over."""
+    if M[24] > 0:
+        M[24] -= 1
+        f = M[24]
+        M[10] = M[16 + 2 * f]
+        M[11] = M[17 + 2 * f]
+        end_turn = False
+    next_phase(M, end_turn)
+    for _ in range(NPHASES * M[12]):
+        if M[0] != 0 or OPTIONAL[M[11]] == 0:
+            return
+        if legal(C, N, U, V, O, M, out) != 0:
+            return
+        next_phase(M, False)
+
+
+@njit(cache=True)
 def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
     """Apply action `a` (one of out[:cnt]) and settle: returns the number of legal moves after."""
-    n = a % CAP1
-    r = a // CAP1
+    seat = a % SE - 1
+    r = a // SE
+    pick = r % PK - 2
+    r //= PK
+    n = r % CAP1
+    r //= CAP1
     b_dst = r % NP1 - 1
     r //= NP1
     b_src = r % NP1 - 1
     k = r // NP1
+    b_player = M[10]
     cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
-    if b_src >= 0:
+    if pick == -1:
+        pick = blind_card(C, N, U, b_src, b_player)
+    if pick >= 0:
+        MC[0] = pick
+    elif b_src >= 0:
         for i in range(n):
             MC[i] = C[b_src, N[b_src] - n + i]
+    card = MC[0] if pick >= 0 or (b_src >= 0 and n > 0) else NOCARD
     M[3] += 1
     M[5] = k
-    apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n)
-    triggers(C, N, U, V, O, M, TMP, k)
+    M[14] = 0
+    M[15] = 0
+    apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n, card, pick, seat, b_player)
+    triggers(C, N, U, V, O, M, TMP, k, b_player)
+    if M[0] == 0 and M[14] == 0:
+        advance_turn(C, N, U, V, O, M, out, M[15] == 1)
     return after_change(C, N, U, V, O, M, out, CK, BK, KEY)
 
 
 @njit(cache=True)
-def mt_word(MT):
-    """The next 32-bit output of a Mersenne Twister (MT19937) whose 624 words and position are MT."""
-    if MT[624] >= 624:
-        for i in range(624):
-            y = (MT[i] & 0x80000000) | (MT[(i + 1) % 624] & 0x7fffffff)
-            v = MT[(i + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                v ^= 0x9908b0df
-            MT[i] = v
-        MT[624] = 0
-    y = MT[MT[624]]
-    MT[624] += 1
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9d2c5680
-    y ^= (y << 15) & 0xefc60000
-    y ^= y >> 18
-    return y & 0xffffffff
+def leaders(C, N, U, V, O, M):
+    """The seats whose evaluation (the heuristic, else the score) is the highest, as a bit mask."""
+    best = NO_INT
+    mask = 0
+    for p in range(M[12]):
+        v = evaluation(C, N, U, V, O, M, p)
+        if v > best:
+            best = v
+            mask = 0
+        if v == best:
+            mask |= 1 << p
+    return mask
 
 
 @njit(cache=True)
-def randbelow(MT, n):
-    """A uniform integer below n (n < 2**32), exactly as Python's `random.Random.choice` picks one."""
-    k = 0
-    while (n >> k) > 0:
-        k += 1
-    r = mt_word(MT) >> (32 - k)
-    while r >= n:
-        r = mt_word(MT) >> (32 - k)
-    return r
-
-
-@njit(cache=True)
-def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats):
-    """Play to the end choosing uniformly at random among the legal moves, with the Mersenne Twister
-    state MT (a Python `random.Random`'s): the moves Python's random bot makes with that state.
-    `stats` gets the decisions, the legal moves summed over them, and the decisions with a choice."""
-    cnt = legal(C, N, U, V, O, out)
+def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats, LEAD):
+    """Play to the end choosing uniformly at random among the legal moves, each seat with its own
+    Mersenne Twister state MT[seat] (a Python `random.Random`'s): the moves Python's random bots make.
+    `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
+    by one seat), lead changes; LEAD[i] the leaders after move i (LEAD[0]: at the start)."""
+    cnt = legal(C, N, U, V, O, M, out)
     if cnt < 0:
         raise Stop("too many legal moves")
+    several = M[12] > 1
+    last = -1
+    held = -1
+    if several:
+        LEAD[0] = leaders(C, N, U, V, O, M)
     while M[0] == 0:
         stats[0] += 1
         stats[1] += cnt
         if cnt > 1:
             stats[2] += 1
-        a = out[randbelow(MT, cnt)]
+        mover = M[10]
+        a = out[randbelow(MT[mover], cnt)]
         cnt = step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a)
-    return score(C, N, U, V, O)
+        if mover != last:
+            stats[3] += 1
+        last = mover
+        if several:
+            mask = leaders(C, N, U, V, O, M)
+            if M[3] < len(LEAD):
+                LEAD[M[3]] = mask
+            else:
+                raise Stop("a game longer than the leaders kept")
+            if mask & (mask - 1) == 0:  # one leader: a change if another led before
+                if held >= 0 and mask != held:
+                    stats[4] += 1
+                held = mask
+    return score(C, N, U, V, O, M, 0)
 '''
 
 
@@ -1253,6 +1453,15 @@ class NativeGame:
         self.M[MOVES] = len(game.history)
         self.M[MAX_MOVES] = game.max_moves if game.max_moves is not None else -1
         self.M[OVER] = int(S.over)
+        self.M[CURRENT], self.M[PHASE], self.M[PLAYERS] = S.current, S.phase, game.players
+        self.M[WINNERS] = -1 if S.winners is None else sum(1 << w for w in S.winners)
+        if len(S.frames) > 4:
+            raise Unsupported("a game with more than 4 seats acting for others at once")
+        for i, (seat, phase) in enumerate(S.frames):
+            self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
+        self.M[NFRAMES] = len(S.frames)
+        if S.over and S.outcome is not None:
+            self.M[RESULT] = native.result_code(S.outcome)
         self.out = np.zeros(native.max_legal, dtype=np.int64)
         self.CK = np.zeros((MAX_CYCLE_POSITIONS if rules.cycle is not None else 1, ncards), dtype=np.int64)
         self.BK = np.zeros(ncards, dtype=np.int64)
@@ -1261,7 +1470,9 @@ class NativeGame:
         self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
         if game._cycle is not None:
             raise Unsupported("a game with a cycle under way")
-        self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.out)
+        self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
+        self.lead = np.zeros(1, dtype=np.int64)
+        self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
 
     def _call(self, name: str, *args: Any) -> Any:
         try:
@@ -1296,8 +1507,23 @@ class NativeGame:
         reason = self.native.reasons[self.M[REASON]]
         return self.native.limit_reason(self) if reason == "@limit" else reason
 
-    def score(self) -> int:
-        return int(self._call("score", self.C, self.N, self.U, self.V, self.O))
+    @property
+    def current_player(self) -> int:
+        return int(self.M[CURRENT])
+
+    def winners(self) -> list[int] | None:
+        """As `Game.winners`: the seats an end condition named, else (won or over) the best scores."""
+        if self.M[PLAYERS] == 1 or not self.M[OVER]:
+            return None
+        if self.M[WINNERS] >= 0:
+            return [p for p in range(int(self.M[PLAYERS])) if self.M[WINNERS] >> p & 1]
+        if self.outcome not in ("won", "over"):
+            return []
+        scores = [self.score(p) for p in range(int(self.M[PLAYERS]))]
+        return [p for p, v in enumerate(scores) if v == max(scores)]
+
+    def score(self, player: int = 0) -> int:
+        return int(self._call("score", self.C, self.N, self.U, self.V, self.O, self.M, player))
 
     def piles(self) -> list[list[int]]:
         return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
@@ -1332,7 +1558,14 @@ class Native:
 
     def action(self, move: Any) -> int:
         """A move's action number (as the compiled code lists it)."""
-        return ((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count
+        pick = -2 if move.pick is None else move.pick  # -1: a blind pick
+        return (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
+                 * (self.cap1 + 1) + pick + 2) * (self.rules.max_players + 1) + move.seat + 1)
+
+    def result_code(self, outcome: str) -> int:
+        if outcome not in self.results:
+            raise Unsupported(f"a game that ended {outcome!r} in a way the compiled code does not know")
+        return self.results.index(outcome)
 
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""
@@ -1341,17 +1574,23 @@ class Native:
     def limit_reason(self, game: NativeGame) -> str:
         return f"the move limit ({game.M[MAX_MOVES]}) was reached"
 
-    def playout(self, game: NativeGame, seed: int) -> tuple[int, int, int, int]:
-        """Play `game` to its end as `bots.RandomBot(seed)` would (the same moves: the same Mersenne
-        Twister draws); its final score, and the decisions, the legal moves summed over them and the
-        decisions that had a choice. Raises `NativeStop` where compiled code met an error: the
-        Python backend, playing the same game, then says what it is."""
+    def playout(self, game: NativeGame, seed: int | list[int]) -> tuple[int, int, int, int]:
+        """Play `game` to its end as `bots.RandomBot(seed)` would at every seat (or RandomBot(seed[s])
+        at seat s): the same moves, from the same Mersenne Twister draws. Returns seat 0's final
+        score, the decisions, the legal moves summed over them and the decisions that had a
+        choice (`game.stats` has the turns, lead changes and leaders after every move too).
+        Raises `NativeStop` where compiled code met an error: the Python backend, playing the same
+        game, then says what it is."""
         np = self.np
-        state = random.Random(seed).getstate()[1]
-        mt = np.array(state, dtype=np.int64)
-        stats = np.zeros(3, dtype=np.int64)
+        players = int(game.M[PLAYERS])
+        seeds = seed if isinstance(seed, list) else [seed] * players
+        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        stats = np.zeros(5, dtype=np.int64)
+        length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
+        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
-                               game.BK, game.KEY, game.MC, game.TMP, mt, stats))
+                               game.BK, game.KEY, game.MC, game.TMP, mt, stats, lead))
+        game.stats, game.lead = stats, lead
         return score, int(stats[0]), int(stats[1]), int(stats[2])
 
 
@@ -1412,6 +1651,9 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
         check("the piles", [list(p) for p in game.state.piles], position.piles())
         check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])
         check("the variables", [_int_of(v) for v in game.state.vars], [int(v) for v in position.V[:len(game.state.vars)]])
+        check("the seat to act and its phase", (game.state.current, game.state.phase),
+              (int(position.M[CURRENT]), int(position.M[PHASE])))
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
-    check("the scores", game.scores()[0], position.score())
+    check("the winners", game.winners(), position.winners())
+    check("the scores", game.scores(), [position.score(p) for p in range(game.players)])
     return steps

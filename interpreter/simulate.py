@@ -271,12 +271,21 @@ def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
     native = native_backend(rules)
     try:
         position = native.start(game)
-        score, decisions, options, choices = native.playout(position, seat_seed(seed, 0))
+        _, decisions, options, choices = native.playout(position, [seat_seed(seed, s) for s in range(game.players)])
+        scores = tuple(position.score(p) for p in range(game.players))
+        winners = position.winners()
     except NativeStop:
         return play_game(rules, replace(plan, engine="python"), index)
-    moves = int(position.moves)
-    return GameRecord(index, seed, game.players, position.outcome or "unfinished", position.reason, None, (score,),
-                      moves, 1 if moves else 0, decisions, options, choices, None, None)
+    moves = position.moves
+    lead_changes = comeback = None
+    if game.players > 1:
+        lead_changes = int(position.stats[4])
+        if winners:
+            middle = int(position.lead[moves // 2])
+            comeback = not any(middle >> w & 1 for w in winners)
+    return GameRecord(index, seed, game.players, position.outcome or "unfinished", position.reason,
+                      tuple(winners) if winners is not None else None, scores, moves, int(position.stats[3]),
+                      decisions, options, choices, lead_changes, comeback)
 
 
 ENGINES = ("python", "native")

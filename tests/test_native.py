@@ -22,35 +22,44 @@ FIXTURES = Path(__file__).parent / "fixtures" / "native"
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.yaml"))
 
 
-def _native_or_reason(name: str) -> tuple[Any, Any]:
+# Fixture rulesets (not the broken ones, nor fails.yaml, whose every game ends in an error).
+FIXTURE_RULESETS = sorted(str(p) for p in (Path(__file__).parent / "fixtures").rglob("*.yaml")
+                          if not {"broken", "native"} & set(p.parts) and re.search(r"^ruleset:", p.read_text(), re.MULTILINE))
+
+
+def _combinations(name: str) -> list[dict[str, Any]]:
     rules = load_ruleset(name)
-    try:
-        return rules, native_backend(rules)
-    except Unsupported as exc:
-        return rules, exc
-
-
-@pytest.mark.parametrize("name", BUNDLED)
-def test_every_bundled_ruleset_runs_natively_or_names_the_construct_and_its_place(name: str) -> None:
-    rules, backend = _native_or_reason(name)
-    if isinstance(backend, Unsupported):
-        assert backend.what and backend.pos is not None
-        assert re.match(r".+\.yaml:\d+:\d+: ", str(backend)), str(backend)
-    else:
-        assert backend.rules is rules
-
-
-def _klondike_combinations() -> list[dict[str, Any]]:
-    rules = load_ruleset("klondike")
     names = list(rules.options)
     return [dict(zip(names, values)) for values in itertools.product(*(rules.options[n].values for n in names))]
 
 
+def _cases() -> list[Any]:
+    """Every bundled ruleset, Klondike with every combination of its options (one compiled module
+    serves them all). Each compiled module costs about 12 s of CPU the first time, so fixture
+    rulesets and the other option combinations are left to benchmarks/native_differential.py."""
+    cases = [pytest.param(name, {}, id=name) for name in BUNDLED]
+    cases += [pytest.param("klondike", options, id="klondike" + "".join(f"-{k}={v}" for k, v in options.items()))
+              for options in _combinations("klondike")[1:]]
+    return cases
+
+
+@pytest.mark.parametrize("name", BUNDLED + FIXTURE_RULESETS, ids=lambda n: Path(n).stem)
+def test_each_ruleset_lowers_to_native_code_or_names_what_it_lacks_and_where(name: str) -> None:
+    rules = load_ruleset(name)
+    try:
+        source, _ = native.lower(rules)
+    except Unsupported as exc:
+        assert exc.what and exc.pos is not None
+        assert re.match(r".+\.yaml:\d+:\d+: ", str(exc)), str(exc)
+        return
+    compile(source, "<lowered>", "exec")  # Python that Numba can read
+
+
 def _walk_both(rules: Any, backend: Any, seed: int, max_moves: int, bias: float = 0.0, prefer: tuple[str, ...] = (),
-               deal: list[str] | None = None) -> tuple[int, str | None]:
+               deal: list[str] | None = None, players: int | None = None) -> tuple[int, str | None]:
     """One seeded game (or `deal`) through both backends, compared at every step. With `bias`, the
     moves named in `prefer` are chosen when offered with that probability."""
-    game = rules.new_game(seed=seed, max_moves=max_moves) if deal is None else \
+    game = rules.new_game(seed=seed, max_moves=max_moves, players=players) if deal is None else \
         rules.new_game(deal=deal, max_moves=max_moves)
     rng = random.Random(seed)
 
@@ -72,34 +81,55 @@ def test_a_difference_between_the_backends_is_reported_with_the_step_and_what_di
         native.compare(broken, rules.new_game(seed=3), lambda legal: legal[0])
 
 
-@pytest.mark.parametrize("options", _klondike_combinations(), ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
-def test_klondike_plays_the_same_in_both_backends_move_for_move(options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("name", "options"), _cases())
+def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lacks_and_where(
+        name: str, options: dict[str, Any]) -> None:
+    rules = load_ruleset(name, options)
+    try:
+        backend = native_backend(rules)
+    except Unsupported as exc:
+        assert exc.what and exc.pos is not None
+        assert re.match(r".+\.yaml:\d+:\d+: ", str(exc)), str(exc)
+        return
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(10 if rules.max_players == 1 else 4):
+            _walk_both(rules, backend, seed, 300, players=players)
+    for seed in range(10, 14):  # turning the stock more often: the cycle rule and pass limits
+        _walk_both(rules, backend, seed, 600, 0.7, ("draw", "redeal"))
+
+
+def test_the_native_backend_runs_the_klondike_cascades_and_ten_bucks_families() -> None:
+    native_names = set()
+    for name in BUNDLED:
+        try:
+            native_backend(load_ruleset(name))
+            native_names.add(name)
+        except Unsupported:
+            pass
+    assert {"klondike", "klondike-draw3", "klondike-vegas", "klondike-vegas-cumulative", "cascades",
+            "cascades-v2", "ten-bucks", "ten-bucks-bad-investment", "ten-bucks-expansions", "ten-bucks-wild-two",
+            "ten-bucks-wild-wagers", "ten-bucks-zero-risk"} <= native_names
+
+
+@pytest.mark.parametrize("options", _combinations("klondike"), ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_klondike_deals_that_end_each_way_play_the_same_in_both_backends(options: dict[str, Any]) -> None:
     rules = load_ruleset("klondike", options)
     backend = native_backend(rules)
     outcomes = set()
-    for seed in range(16):
-        _, outcome = _walk_both(rules, backend, seed, 250, 0.6 if seed % 2 else 0.0, ("draw", "redeal"))
-        outcomes.add(outcome)
-    # Deals that end otherwise: no move, a whole cycle through the stock (or the pass limit), a win.
-    for seed in range(4):
+    # No move, a whole cycle through the stock (or the pass limit), a win, and the move limit.
+    for seed in range(3):
         _, outcome = _walk_both(rules, backend, seed, 2000, 0.9, ("draw", "redeal"), dead_deal())
         outcomes.add(outcome)
         _walk_both(rules, backend, seed, 2000, 0.9, ("draw", "redeal"), ah_deal())
         _, outcome = _walk_both(rules, backend, seed, 2000, 0.95, ("to_foundation",), won_deal())
         outcomes.add(outcome)
+    _, outcome = _walk_both(rules, backend, 5, 20)
+    outcomes.add(outcome)
     assert {"lost", "limit", "won"} <= outcomes
 
 
-@pytest.mark.parametrize("name", ["klondike-draw3", "klondike-vegas", "klondike-vegas-cumulative"])
-def test_klondike_variants_play_the_same_in_both_backends(name: str) -> None:
-    rules = load_ruleset(name)
-    backend = native_backend(rules)
-    for seed in range(10):
-        _walk_both(rules, backend, seed, 300, 0.5 if seed % 2 else 0.0, ("draw", "redeal"))
-
-
 def test_one_compiled_module_serves_every_option_combination_and_variant() -> None:
-    sources = {native.lower(load_ruleset("klondike", options))[0] for options in _klondike_combinations()}
+    sources = {native.lower(load_ruleset("klondike", options))[0] for options in _combinations("klondike")}
     sources |= {native.lower(load_ruleset(name))[0] for name in ("klondike-draw3", "klondike-vegas")}
     assert len(sources) == 1  # options are inputs of the compiled code, not constants in it
 
@@ -134,6 +164,14 @@ def test_simulate_with_the_native_engine_gives_the_python_engines_summary() -> N
     assert compiled.summary == python.summary
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_simulate_a_game_of_several_seats_natively_gives_the_python_engines_summary(players: int) -> None:
+    python = simulate_games("ten-bucks", 30, players=players, seed=11)
+    compiled = simulate_games("ten-bucks", 30, players=players, seed=11, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.summary == python.summary  # wins by seat, scores, lengths, lead changes, comebacks
+
+
 def test_simulate_native_engine_on_jobs_gives_the_same_summary() -> None:
     one = simulate_games("klondike", 16, seed=3, engine="native")
     two = simulate_games("klondike", 16, seed=3, engine="native", jobs=2)
@@ -142,9 +180,10 @@ def test_simulate_native_engine_on_jobs_gives_the_same_summary() -> None:
 
 def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks() -> None:
     lines: list[str] = []
-    run = simulate_games("cascades", 3, engine="native", note=lines.append)
+    run = simulate_games("dollartaire", 3, engine="native", note=lines.append)
     assert run.plan.engine == "python"
-    assert len(lines) == 1 and "not for this ruleset" in lines[0] and re.search(r"cascades\.yaml:\d+:\d+", lines[0])
+    assert len(lines) == 1 and "not for this ruleset" in lines[0]
+    assert re.search(r"dollartaire\.yaml:\d+:\d+", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random() -> None:

@@ -1,0 +1,214 @@
+"""The helpers every compiled ruleset shares (native.py): checked arithmetic, moving cards, turns,
+and Python's Mersenne Twister. Compiled by Numba once and cached beside this file, so that a
+ruleset's own module compiles only its own code. Imported only by generated modules (Numba needed).
+"""
+
+from numba import njit
+
+NO_INT = -9223372036854775807 - 1  # an int that is `none`
+NO_STR = -1  # a string that is `none`
+NO_MASK = -1  # a list attribute of no card
+INT_MAX = 9223372036854775807
+
+
+class Stop(Exception):
+    """Compiled code met an error (native.NativeStop): the Python backend replays to report it."""
+
+
+@njit(cache=True)
+def ck(x):
+    if x == NO_INT:
+        raise Stop("none")
+    return x
+
+
+@njit(cache=True)
+def add(a, b):
+    if (b > 0 and a > INT_MAX - b) or (b < 0 and a < NO_INT - b):
+        raise Stop("overflow")
+    return a + b
+
+
+@njit(cache=True)
+def sub(a, b):
+    if (b < 0 and a > INT_MAX + b) or (b > 0 and a < NO_INT + b):
+        raise Stop("overflow")
+    return a - b
+
+
+@njit(cache=True)
+def neg(a):
+    if a == NO_INT:
+        raise Stop("overflow")
+    return -a
+
+
+@njit(cache=True)
+def mul(a, b):
+    if a == 0 or b == 0:
+        return 0
+    r = a * b
+    if (a == -1 and b == NO_INT) or (b == -1 and a == NO_INT) or r // b != a:
+        raise Stop("overflow")
+    return r
+
+
+@njit(cache=True)
+def div(a, b):
+    if b == 0:
+        raise Stop("division by zero")
+    if a == NO_INT and b == -1:
+        raise Stop("overflow")
+    return a // b
+
+
+@njit(cache=True)
+def mod(a, b):
+    if b == 0:
+        raise Stop("division by zero")
+    return a % b
+
+
+@njit(cache=True)
+def at(xs, i):
+    n = len(xs)
+    if i < -n or i >= n:
+        raise Stop("index out of range")
+    return xs[i] if i >= 0 else xs[n + i]
+
+
+@njit(cache=True)
+def seat_slot(V, slot, seat):
+    i = slot + seat
+    if i < -len(V) or i >= len(V):
+        raise Stop("no such seat")
+    return i if i >= 0 else len(V) + i
+
+
+@njit(cache=True)
+def mask_of(mask):
+    if mask == NO_MASK:
+        raise Stop("a list attribute of no card")
+    return mask
+
+
+@njit(cache=True)
+def has_int(mask, x, low):
+    m = mask_of(mask)
+    return x != NO_INT and 0 <= x - low < 63 and (m >> (x - low)) & 1 == 1
+
+
+@njit(cache=True)
+def has(mask, s):
+    m = mask_of(mask)
+    return (m >> s) & 1 == 1 if s >= 0 else False
+
+
+@njit(cache=True)
+def run_start(row, n, U):
+    k = n
+    while k > 0 and U[row[k - 1]] == 1:
+        k -= 1
+    return k
+
+
+@njit(cache=True)
+def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
+    if n <= 0:
+        return
+    n = min(n, N[src])
+    base = N[src] - n
+    for i in range(n):
+        TMP[i] = C[src, base + n - 1 - i] if flip else C[src, base + i]
+    if flip:
+        for i in range(n):
+            U[TMP[i]] = 1 - U[TMP[i]]
+    if face >= 0:
+        for i in range(n):
+            U[TMP[i]] = face
+    N[src] = base
+    if bottom:
+        m = N[dst]
+        for i in range(m - 1, -1, -1):
+            C[dst, i + n] = C[dst, i]
+        for i in range(n):
+            C[dst, i] = TMP[i]
+    else:
+        m = N[dst]
+        for i in range(n):
+            C[dst, m + i] = TMP[i]
+    N[dst] += n
+
+
+@njit(cache=True)
+def end(M, result, reason):
+    if M[0] == 0:
+        M[0] = 1
+        M[1] = result
+        M[2] = reason
+
+
+@njit(cache=True)
+def seat_mask(seat):
+    if seat < 0 or seat > 62:
+        raise Stop("no such seat")
+    return 1 << seat
+
+
+@njit(cache=True)
+def act(M, seat, phase):
+    """`act`: the seat acts now, in that phase; the turn comes back after its move."""
+    if seat < 0 or seat >= M[12]:
+        raise Stop("act: no such seat")
+    f = M[24]
+    if f == 4:
+        raise Stop("act: more than 4 seats acting for others at once")
+    M[16 + 2 * f] = M[10]
+    M[17 + 2 * f] = M[11]
+    M[24] = f + 1
+    M[10] = seat
+    M[11] = phase
+    M[14] = 1
+
+
+@njit(cache=True)
+def lift(C, N, pile, card):
+    """Bring `card` to the top of `pile`, the others keeping their order."""
+    j = N[pile] - 1
+    while C[pile, j] != card:
+        j -= 1
+    for i in range(j, N[pile] - 1):
+        C[pile, i] = C[pile, i + 1]
+    C[pile, N[pile] - 1] = card
+
+
+@njit(cache=True)
+def mt_word(MT):
+    """The next 32-bit output of a Mersenne Twister (MT19937) whose 624 words and position are MT."""
+    if MT[624] >= 624:
+        for i in range(624):
+            y = (MT[i] & 0x80000000) | (MT[(i + 1) % 624] & 0x7fffffff)
+            v = MT[(i + 397) % 624] ^ (y >> 1)
+            if y & 1:
+                v ^= 0x9908b0df
+            MT[i] = v
+        MT[624] = 0
+    y = MT[MT[624]]
+    MT[624] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680
+    y ^= (y << 15) & 0xefc60000
+    y ^= y >> 18
+    return y & 0xffffffff
+
+
+@njit(cache=True)
+def randbelow(MT, n):
+    """A uniform integer below n (n < 2**32), exactly as Python's `random.Random.choice` picks one."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    r = mt_word(MT) >> (32 - k)
+    while r >= n:
+        r = mt_word(MT) >> (32 - k)
+    return r
