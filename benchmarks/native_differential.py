@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=300, help="games per option combination (default 300)")
     parser.add_argument("--max-moves", type=int, default=2000, help="cut games at this many moves (default 2000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--skip", default="", help="rulesets to leave out, comma-separated (klondike,cascades)")
     args = parser.parse_args(argv)
     from cardrules import load_ruleset
     from cardrules.native import Unsupported, native_backend
@@ -65,7 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     work = []
     fixtures = [str(p) for p in sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
                 if not {"broken", "native"} & set(p.parts) and re.search(r"^ruleset:", p.read_text(), re.MULTILINE)]
+    skipped = set(filter(None, args.skip.split(",")))
     for name in [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))] + fixtures:
+        if Path(name).stem in skipped:
+            continue
         try:
             rules = load_ruleset(name)
             native_backend(rules)  # compiled once here; the workers load it
