@@ -582,6 +582,17 @@ class _Emitter:
             lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
             inner["\0" + node.names[1]] = inner[node.names[1]] = _Val("card", b)
+        elif isinstance(iterable, ListLit) and iterable.items and len(node.names) == 1:
+            # a list written out: its items, in order (of one kind: numbers, strings, piles or cards)
+            values = [self.expr(item, inner) for item in iterable.items]
+            kinds = {v.type for v in values}
+            if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card"}:
+                raise self.no("a list of values of several kinds")
+            x = self.fresh("x")
+            lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in values)}):")
+            element = values[0]
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
+                                                                      maybe_none=any(v.maybe_none for v in values))
         else:
             items = self.expr(iterable, inner)
             x = self.fresh("x")

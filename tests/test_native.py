@@ -45,6 +45,8 @@ def _cases() -> list[Any]:
     cases = [pytest.param(name, {}, id=name) for name in BUNDLED if name not in LEFT_TO_THE_BENCHMARK]
     cases += [pytest.param("klondike", options, id="klondike" + "".join(f"-{k}={v}" for k, v in options.items()))
               for options in _combinations("klondike")[1:]]
+    # A fixture with an interrupt phase, `act` and a comprehension over a list written out.
+    cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "force.yaml"), {}, id="fixture-force"))
     return cases
 
 
