@@ -677,13 +677,15 @@ Span = tuple[str, Node, Callable[[int], SourcePos]]
 SPANS = "__spans__"
 
 
-def failing_part(exc: BaseException) -> tuple[SourcePos, str] | None:
+def failing_part(exc: BaseException, only: list[Span] | None = None) -> tuple[SourcePos, str] | None:
     """Where the subexpression whose generated code raised `exc` is written, and its text; None
     when the failure is not inside code the compiler noted (a check of a whole expression's
     value, the step count of a generated loop).
 
     The traceback's innermost frame of generated code gives the failing instruction's place in
     its source (`co_positions`); the noted code that encloses it most tightly names the node.
+    `only`: the code noted for the one expression that failed, where a generated function holds
+    several (applygen.py).
     """
     tb = exc.__traceback__
     owner: tuple[str, list[Span]] | None = None
@@ -697,6 +699,8 @@ def failing_part(exc: BaseException) -> tuple[SourcePos, str] | None:
     if owner is None or last is None:
         return None
     source, spans = owner
+    if only is not None:
+        spans = only
     positions = list(last.tb_frame.f_code.co_positions())
     index = last.tb_lasti // 2  # one position per 2-byte code unit
     if not 0 <= index < len(positions):

@@ -17,6 +17,10 @@ from .movegen import BLIND
 from .ruleset import CycleRule, Ruleset, runtime_error
 
 
+# Whether a move runs its template's generated apply function and the end conditions their generated
+# check (applygen.py) where they have them; tests switch it off to compare with the closures.
+WRITTEN_OUT = True
+
 # The positions a cycle keeps once one of them offered another move (`Game._track_cycle`).
 _NOTHING_KEPT: frozenset[Any] = frozenset()
 
@@ -532,28 +536,37 @@ class Game:
         else:
             cards = pile[len(pile) - move.count:] if move.count else []
             knew = None
-        env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
-               "card": cards[0] if cards else None, "player": S.current, "move": template.name,
-               "pick": pick, "target": move.seat}
-        if move.selection:
-            env["selection"] = move.selection
-            env["chosen_piles"] = [p for p, _ in move.selection]
-            env["chosen"] = [c for p, n in move.selection for c in S.piles[p][len(S.piles[p]) - n:]]
+        run = template.apply if WRITTEN_OUT and not move.selection else None
+        if run is None:
+            env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
+                   "card": cards[0] if cards else None, "player": S.current, "move": template.name,
+                   "pick": pick, "target": move.seat}
+            if move.selection:
+                env["selection"] = move.selection
+                env["chosen_piles"] = [p for p, _ in move.selection]
+                env["chosen"] = [c for p, n in move.selection for c in S.piles[p][len(S.piles[p]) - n:]]
+        src, dst, count, seat = move.src, move.dst, move.count, move.seat
         if pick != move.pick:  # a blind pick: the record keeps the card it turned out to be
             move = move.picking(pick)
         self.history.append(move)
         counted = False
         try:
-            for effect in template.effects:
-                effect(S, env)
-            for trigger in rules.triggers:
-                if trigger.after is None or template.name in trigger.after:
-                    trigger.run(S, env)
+            if run is not None:  # the effects and triggers written out as one function
+                run(S, src, dst, count, cards, cards[0] if cards else None, S.current, pick, seat)
+                acted = end_turn = False
+            else:
+                for effect in template.effects:
+                    effect(S, env)
+                for trigger in rules.triggers:
+                    if trigger.after is None or template.name in trigger.after:
+                        trigger.run(S, env)
+                acted, end_turn = bool(env.get("acted")), bool(env.get("end_turn", False))
             if knew is not None:
                 self._note_knowers(move, knew)
-            if not S.over and not env.get("acted") and not rules.simultaneous:
-                self._advance_turn(bool(env.get("end_turn", False)))
-            counted = self._count_position()
+            if not S.over and not acted and not rules.simultaneous and (S.frames or rules.phases or rules.rotation):
+                self._advance_turn(end_turn)  # (a turn without phases and seats to rotate stays as it is)
+            if rules.repeat is not None:
+                counted = self._count_position()
             if settle:
                 self._after_change()
             elif rules.repeat is not None:
@@ -707,11 +720,18 @@ class Game:
         self._legal, self._seat_legal = None, {}
         rules.meter.reset()
         if not S.over:
-            env = {"player": S.current}
-            for condition in rules.end_conditions:
-                if condition.test(S, env):
-                    S.end(condition.result, condition.reason, condition.winners_of(S, env))
-                    break
+            check = rules.end_check if WRITTEN_OUT else None
+            if check is not None:  # the end conditions written out as one function
+                first = check(S, S.current)
+                if first >= 0:
+                    condition = rules.end_conditions[first]
+                    S.end(condition.result, condition.reason, condition.winners_of(S, {"player": S.current}))
+            else:
+                env = {"player": S.current}
+                for condition in rules.end_conditions:
+                    if condition.test(S, env):
+                        S.end(condition.result, condition.reason, condition.winners_of(S, env))
+                        break
         repeat = rules.repeat
         if not S.over and repeat is not None and self._keys and self._seen[self._keys[-1]] >= repeat[0]:
             S.end(repeat[1], repeat[2])

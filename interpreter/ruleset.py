@@ -22,6 +22,8 @@ from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      unknown)
 from .limits import INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES
+from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
+                       TurnEffect)
 from .memo import compile_once
 from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_signature
 from .resources import rulesets_dir
@@ -95,6 +97,8 @@ class MoveTemplate:
     seat_targets: tuple[tuple[int, ...], ...] | None = None
     named_text: bool = False   # text is the bare name (one source pile, at most one target)
     safe: Evaluator | None = None  # when true, the move can never hurt: a solver plays it without trying others
+    # Its effects and the triggers that follow it as one generated function (applygen.py), or None.
+    apply: Callable[..., None] | None = None
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
 
 
@@ -174,6 +178,8 @@ class Ruleset:
         self.enumerate_all: Callable[..., None] = lambda *args: None
         self.triggers: list[Trigger] = []
         self.end_conditions: list[EndCondition] = []
+        # The end conditions as one generated function: the first that holds, or -1 (applygen.py); or None.
+        self.end_check: Callable[[Any, int], int] | None = None
         self.no_moves_result = ("lost", "no move is possible")
         self.max_moves: int = DEFAULT_MAX_MOVES
         self.repeat: tuple[int, str, str] | None = None  # (count, result, reason) of `end.repeat`
@@ -310,6 +316,8 @@ class _Builder:
         self.sources: list[str] = []
         self._counter = 0
         self.movegen = MoveGenerator(self)
+        # What applygen.py needs to write a move's effects out: by evaluator, effect or trigger closure.
+        self.inline: dict[Any, Any] = {}
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -366,7 +374,9 @@ class _Builder:
         compiled, compiler = self.compile_node(node, path, scope, expect)
         if compiled.const:
             value = compiled.value
-            return lambda S, env: value
+            constant: Evaluator = lambda S, env: value
+            self.inline[constant] = Expr("", [], "", None, True, value)
+            return constant
         name = self._fresh("expr")
         prologue = self._prologue(compiled.source, scope, compiler.uses)
         result = compiled.source
@@ -374,7 +384,10 @@ class _Builder:
             result = f"want_int({result})"  # a number that leaves the game must fit in 64 bits
         source = f"def {name}(S, env):\n{prologue}    return {result}\n"
         where = self.doc.expr_pos(path, node.pos)
-        return _guarded(self.define(name, source, where, self.spans(compiler, path)), str(self._value(path)), where)
+        spans = self.spans(compiler, path)
+        evaluator = _guarded(self.define(name, source, where, spans), str(self._value(path)), where)
+        self.inline[evaluator] = Expr(result, spans, str(self._value(path)), where)
+        return evaluator
 
     def _prologue(self, source: str, scope: Scope, uses: set[str], exclude: str = "") -> str:
         """The first lines of a generated function: the state parts and bindings its body reads."""
@@ -426,6 +439,7 @@ class _Builder:
         self._moves()
         self._triggers()
         self._end()
+        self._apply_functions()
         rules.generated_source = "\n".join(self.sources)
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
@@ -696,6 +710,8 @@ class _Builder:
                 c = card(S, env)
                 if c is not None:
                     S.set_face(c, face)
+            if card in self.inline:
+                self.inline[turn] = TurnEffect(self.inline[card], face)
             return turn
         if kind in ("set", "add"):
             steps = []
@@ -725,6 +741,9 @@ class _Builder:
                         raise RulesetRuntimeError(f"the value {'of the sum ' if adding else ''}is outside the 64-bit "
                                                   f"range ({INT_MIN} to {INT_MAX})", pos)
                     S.set_var(slot, value)
+            if all(fn in self.inline for _, _, fn, _ in steps):
+                self.inline[assign] = AssignEffect(adding, tuple((slot, per_player, self.inline[fn], pos)
+                                                                 for slot, per_player, fn, pos in steps))
             return assign
         if kind == "if":
             test = self.evaluator(path + ("if",), scope, (BOOL,))
@@ -734,6 +753,8 @@ class _Builder:
             def branch(S: Any, env: dict[str, Any]) -> None:
                 for eff in (then if test(S, env) else otherwise):
                     eff(S, env)
+            if test in self.inline:
+                self.inline[branch] = IfEffect(self.inline[test], tuple(then), tuple(otherwise))
             return branch
         if kind == "for":
             loop, inner_scope, var_names = self._loop(path + ("for",), scope)
@@ -748,6 +769,8 @@ class _Builder:
                     inner[var_names[0]] = item
                     for eff in body:
                         eff(S, inner)
+            if items in self.inline:
+                self.inline[for_each] = ForEffect(inner_scope.bindings[var_names[0]][0], self.inline[items], tuple(body))
             return for_each
         if kind == "move_chosen":
             if "chosen" not in scope.bindings:
@@ -784,7 +807,9 @@ class _Builder:
             return end_turn
         if kind == "end":
             result, reason = spec["end"]["result"], spec["end"].get("reason", "")
-            return lambda S, env: S.end(result, reason)
+            ending: Effect = lambda S, env: S.end(result, reason)
+            self.inline[ending] = EndEffect(result, reason)
+            return ending
         if kind == "take_deck":
             if not setup:
                 raise RulesetError("take_deck is only allowed in setup", self.doc.pos(path))
@@ -843,6 +868,9 @@ class _Builder:
             else:
                 n = len(S.piles[source])
             S.move_cards(source, target, n, flip, face, bottom)
+        if one is None and all(fn is None or fn in self.inline for fn in (src, dst, count)):
+            parts = [self.inline[fn] if fn is not None else None for fn in (src, dst, count)]
+            self.inline[move] = MoveEffect(parts[0], parts[1], parts[2], flip, face, bottom)
         return move
 
     def _deal_effect(self, path: PathKey, scope: Scope) -> Effect:
@@ -996,9 +1024,13 @@ class _Builder:
                 inner, names, items = scope, (), None
                 test = self.evaluator(path + ("when",), inner, (BOOL,)) if "when" in spec else None
             body = self.effects(path + ("do",), inner)
+            run = _trigger_runner(items, names, test, body)
+            if (items is None or items in self.inline) and (test is None or test in self.inline):
+                self.inline[run] = TriggerBody(self.inline[items] if items is not None else None,
+                                               inner.bindings[names[0]][0] if names else "",
+                                               self.inline[test] if test is not None else None, tuple(body))
             self.rules.triggers.append(Trigger(spec.get("name", f"trigger {i + 1}"),
-                                               frozenset(after) if after is not None else None,
-                                               _trigger_runner(items, names, test, body)))
+                                               frozenset(after) if after is not None else None, run))
 
     def _filtered_items(self, path: PathKey, loop: Loop, scope: Scope, inner: Scope, name: str,
                         when: Any) -> Evaluator:
@@ -1016,7 +1048,16 @@ class _Builder:
         function_name = self._fresh("items")
         prologue = self._prologue(body, scope, outer_compiler.uses | compiler.uses, exclude=py_name)
         source = f"def {function_name}(S, env):\n{prologue}    return {body}\n"
-        return _guarded(self.define(function_name, source, spans=spans), "trigger", self.doc.pos(path))
+        items = _guarded(self.define(function_name, source, spans=spans), "trigger", self.doc.pos(path))
+        self.inline[items] = Expr(body, spans, "trigger", self.doc.pos(path))
+        return items
+
+    def _apply_functions(self) -> None:
+        """What each move does, and the end checks, as one generated function each (applygen.py)."""
+        generator = ApplyGenerator(self)
+        for template in self.rules.moves:
+            template.apply = generator.template(template, "select" in self.data["moves"][template.name])
+        self.rules.end_check = generator.end_check()
 
     def _end(self) -> None:
         spec = self.data.get("end", {})
@@ -1119,9 +1160,11 @@ def _guarded(function: Callable[..., Any], text: str, pos: SourcePos) -> Evaluat
     return run
 
 
-def runtime_error(exc: Exception, text: str, pos: SourcePos | None) -> RulesetRuntimeError:
+def runtime_error(exc: Exception, text: str, pos: SourcePos | None,
+                  only: list[Span] | None = None) -> RulesetRuntimeError:
     """`exc`, raised by generated code while evaluating `text` (written at `pos`), as an error
-    at the subexpression that failed, if the compiler noted it; else at `pos`."""
+    at the subexpression that failed, if the compiler noted it; else at `pos`. `only`: the code
+    noted for that expression, where a generated function holds several."""
     if isinstance(exc, RulesetRuntimeError):
         return exc
     detail = str(exc)
@@ -1131,7 +1174,7 @@ def runtime_error(exc: Exception, text: str, pos: SourcePos | None) -> RulesetRu
         detail = "division by zero"
     elif isinstance(exc, IndexError):
         detail = "an index is out of range"
-    failed = failing_part(exc)
+    failed = failing_part(exc, only)
     if failed is not None:
         where, part = failed
         return RulesetRuntimeError(f"while evaluating {part!r}{'' if part == text else f' in {text!r}'}: {detail}",
