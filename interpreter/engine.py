@@ -27,12 +27,17 @@ _NOTHING_KEPT: frozenset[Any] = frozenset()
 
 class Lineage:
     """The token a game and its `clone`s and `determinize`d copies share, carried by the moves their
-    enumerators make (as `Move.origin`), so `Game.apply` can tell its own moves from another game's."""
+    enumerators make (as `Move.origin`), so `Game.apply` can tell its own moves from another game's.
+    A listing offers again the `Move` it made for the same fields (`known`): the moves of a lineage
+    are not to be changed (but for `actor`, set by the engine in a simultaneous game, where moves
+    are not kept)."""
 
-    __slots__ = ("rules",)
+    __slots__ = ("rules", "known")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
+        # The moves the lineage's listings made, by their fields, to offer again (movegen.MAX_KNOWN).
+        self.known: dict[Any, Move] = {}
 
 
 class Move:

@@ -41,6 +41,18 @@ RUN_SCAN = True
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
 BLIND = -1
 
+# The moves a game's listings have made, kept to be offered again (`Lineage.known`, by their
+# fields), up to this many: a listing makes a `Move` only for a move it has not offered before.
+MAX_KNOWN = 100_000
+
+
+def remember(known: dict[Any, Any], key: Any, move: Any) -> Any:
+    """Keep a move just made for `known` (emptied when full); return it."""
+    if len(known) >= MAX_KNOWN:
+        known.clear()
+    known[key] = move
+    return move
+
 if TYPE_CHECKING:
     from .ruleset import MoveTemplate, _Builder
 
@@ -152,6 +164,7 @@ class MoveGenerator:
                                        self.host.doc.pos(path + ("take",)))
         # Piles to loop over: a tuple, or, with per-player zones, a tuple per acting seat.
         self.host.globals[f"SRC_{k}"] = template.seat_sources or template.sources
+        self.host.globals["REMEMBER"] = remember
         self.host.globals[f"DST_{k}"] = template.seat_targets or template.targets
         sources = f"SRC_{k}[b_player]" if template.seat_sources else f"SRC_{k}"
         targets = f"DST_{k}[b_player]" if template.seat_targets else f"DST_{k}"
@@ -169,8 +182,20 @@ class MoveGenerator:
                                                for p in template.sources)
         reads_card = bool({"b_card", "b_cards"} & names_in(every)) or select is not None
         lines = [f"def enum_{k}(S, out, Move, rules):",
-                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name),
-                 STEPS_START]
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; b_move = " + repr(template.name)
+                 + "; MK = rules.known", STEPS_START]
+        # In a game where moves are not given to a seat after they are listed (not simultaneous), the
+        # listing offers the `Move` it made for the same fields before, if any (`MAX_KNOWN`).
+        interning = not self.host.rules.simultaneous
+
+        def offer(args: str, key: str) -> None:
+            if interning:
+                lines.append(f"{indent}mv = MK.get({key})")
+                lines.append(f"{indent}if mv is None: mv = REMEMBER(MK, {key}, Move(rules, {args}))")
+                lines.append(f"{indent}out.append(mv)")
+            else:
+                lines.append(f"{indent}out.append(Move(rules, {args}))")
+
         indent = "    "
 
         # With an index, most cards find no destination: a card fact needed only by destination
@@ -299,7 +324,7 @@ class MoveGenerator:
             lines.append(f"{indent}for b_target in range(S.players):")
             indent += "    "
             emit(seat_level)
-            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, (){pick}{seat_arg}))")
+            offer(f"{k}, b_src, b_n, b_dst, (){pick}{seat_arg}", f"({k}, b_src, b_n, b_dst{pick}{seat_arg})")
         elif select is not None:
             lines.append(f"{indent}for b_selection, b_chosen_piles, b_chosen in SELECT_{k}(S, b_src, b_dst, b_card, b_n, "
                          f"b_player):")
@@ -307,7 +332,7 @@ class MoveGenerator:
             emit(select_level)
             lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, b_selection{pick}))")
         else:
-            lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst{', ()' + pick if pick else ''}))")
+            offer(f"{k}, b_src, b_n, b_dst{', ()' + pick if pick else ''}", f"({k}, b_src, b_n, b_dst{pick})")
         levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines + [STEPS_END]) + "\n"
@@ -424,7 +449,7 @@ class MoveGenerator:
         key are built once, by the first block that needs them.
         """
         lines = ["def enumerate_all(S, out, Move, rules):",
-                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current", STEPS_START]
+                 "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; MK = rules.known", STEPS_START]
         shared: dict[Any, str] = {}
         for template, index, _, _ in self.parts:
             if index is not None and index not in shared:

@@ -176,6 +176,7 @@ class Ruleset:
         # made for `legal_moves()` survives a change of the others (`Game._enumerate`).
         self.listing_reads: frozenset[int] | None = None
         self.enumerate_all: Callable[..., None] = lambda *args: None
+        self.known: dict[Any, Any] = {}  # moves listed with this ruleset as their origin (engine.Lineage.known)
         self.triggers: list[Trigger] = []
         self.end_conditions: list[EndCondition] = []
         # The end conditions as one generated function: the first that holds, or -1 (applygen.py); or None.
