@@ -6,8 +6,9 @@ Numba compiles: the state is flat integer arrays (`C[pile, i]` the cards of each
 first, `N[pile]` the sizes, `U[card]` the face bits, `V[slot]` the variables, `M` the game's
 meta fields), moves are integers (`Native.action`), and listing, applying, triggers, end checks,
 scoring and whole random playouts run in compiled code. Options are run-time inputs (`O`), so
-one compiled module serves every option combination of a ruleset; it is cached in the user cache
-folder under the hash of its generated source, and only the first load pays for compiling.
+one compiled module serves every option combination of a ruleset (that keeps its deck); it is
+cached in the user cache folder under the hash of its generated source, and only the first load
+pays for compiling. The helpers all rulesets share live in `native_runtime.py`.
 
 Only code generated here from the parsed trees reaches Numba (names are mapped, literals go
 through `repr`); ruleset text is never evaluated. The Python backend stays the reference: where a
@@ -17,13 +18,8 @@ index out of range, a 64-bit overflow), it stops with `NativeStop`, and the call
 game's moves through the Python backend, which reports (or, for an intermediate overflow Python
 does not have, continues) exactly as the reference does.
 
-Covered today: one seat, no phases; moves with `take` top, all, run or a count, with or without
-`match`, and `when`; the effects move (from, to, count, flip, face, place), set, add, turn_up,
-turn_down, if, for, end; triggers with or without `for`, `when` and `after`; `end.when` (without
-`winners`), `no_moves`, `max_moves`, `cycle`; `on_end`; `score`. Expressions: every operator but
-`in`, card and pile attributes, options, variables, zones, ruleset functions, `size`, `empty`,
-`top`, `bottom`, `cards`, `run`, `min`, `max`, `abs`, and comprehensions (`all`, `any`, `count`,
-`sum`, `min`, `max`) over zones, cards and `pairs`.
+What it covers, and what not yet (Nerts' every-seat-at-once turns, Dollartaire's `select`):
+docs/native.md. Setup runs in Python; a native game starts from a Python game's position.
 """
 
 from __future__ import annotations
@@ -1159,13 +1155,12 @@ class _ModuleBuilder(_Emitter):
             return "@njit(cache=True)\ndef cycle_begin(C, N, U, V, O, M, out, cnt, BK, k):\n    pass\n"
         counts = self.expr(self.parse(("end", "cycle", "when")), env, "bool").code \
             if "when" in self.data["end"]["cycle"] else "True"
-        moves = sorted(cycle.moves)
         self.helpers.append(f"IN_CYCLE = {_array([int(t.index in cycle.moves) for t in self.rules.moves])}")
         result, reason = self.result_code(cycle.result), self.reason_code(cycle.reason)
-        del moves
         return f'''
 @njit(cache=True)
 def counts(C, N, U, V, O, M):
+    b_player = M[10]
     return {counts}
 
 
