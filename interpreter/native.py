@@ -18,8 +18,7 @@ index out of range, a 64-bit overflow), it stops with `NativeStop`, and the call
 game's moves through the Python backend, which reports (or, for an intermediate overflow Python
 does not have, continues) exactly as the reference does.
 
-What it covers, and what not yet (Nerts' every-seat-at-once turns, Dollartaire's `select`):
-docs/native.md. Setup runs in Python; a native game starts from a Python game's position.
+What it covers, and what not yet (Nerts' every-seat-at-once turns): docs/native.md. Setup runs in Python; a native game starts from a Python game's position.
 """
 
 from __future__ import annotations
@@ -62,7 +61,8 @@ CURRENT, PHASE, PLAYERS, WINNERS, ACTED, END_TURN, FRAMES, NFRAMES = 10, 11, 12,
 META = 26
 CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
-MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
+MAX_CYCLE_POSITIONS = 1024
+MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
 
 
 class Unsupported(Exception):
@@ -119,6 +119,7 @@ class _Emitter:
         # Card attributes that are lists of strings, as bit masks of the strings' ids (numbered
         # first, so that they fit in 63 bits); NO_MASK for no card.
         self.kinds: dict[str, str] = {}
+        self.select_piles: dict[int, list[int]] = {}  # the piles each move's `select` chooses from
         self.inferring: set[str] = set()
         self.masks: dict[str, list[int]] = {}
         self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
@@ -757,6 +758,16 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPTIONAL = {_array([int(i in rules.optional_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"INTERRUPT = {_array([int(i in rules.interrupt_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"ROTATION = {rules.rotation}")
+        # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
+        # an action number needs CAP1 ** (most such piles) more values.
+        widest = max((len(piles) for piles in self.select_piles.values()), default=0)
+        radix = len(rules.moves) * (npiles + 1) ** 2 * (ncards + 1) * (ncards + 2) * (rules.max_players + 1) * \
+            (ncards + 1) ** widest
+        if radix >= 2 ** 62:
+            raise self.no("too many moves to number in 64 bits (piles, cards and selections)", ("moves",))
+        tables.append(f"SELR = {(ncards + 1) ** widest}")
+        tables.append(f"SELPOW = {_array([(ncards + 1) ** i for i in range(max(widest, 1))])}")
+        tables.append(f"MAX_FOUND = {MAX_FOUND}")
         tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
         tables.append(f"PILE_ZONE = {_array([self.sid(z) for z in rules.pile_zone])}")
         for name, zone in rules.zones.items():
@@ -766,7 +777,8 @@ class _ModuleBuilder(_Emitter):
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
         source = "\n".join(lines + tables + self.helpers + body) + "\n"
-        return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons}
+        return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
+                        "select_piles": dict(self.select_piles)}
 
     # -- the listing of legal moves ---------------------------------------------------------
 
@@ -775,6 +787,10 @@ class _ModuleBuilder(_Emitter):
 
         out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]",
                "    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0"]
+        if any("select" in self.value_at(("moves", t.name)) for t in self.rules.moves):
+            out.append("    SP = np.empty((MAX_FOUND, NP), dtype=np.int64); SC = np.empty((MAX_FOUND, NP), "
+                       "dtype=np.int64); SL = np.empty(MAX_FOUND, dtype=np.int64)")
+            out.append(f"    USED = np.zeros({len(self.rules.moves)}, dtype=np.int64)")
         for template in self.rules.moves:
             out += self._template_listing(template, conjuncts)
         out.append("    return cnt")
@@ -784,8 +800,6 @@ class _ModuleBuilder(_Emitter):
         """The loops that list one move template's legal moves, nested as `movegen` nests them."""
         path = ("moves", template.name)
         spec = self.value_at(path)
-        if "select" in spec:
-            raise self.no("a move with 'select'", path + ("select",))
         k = template.index
         sources = f"S_{k}[b_player]" if template.seat_sources else f"S_{k}"
         targets = f"D_{k}[b_player]" if template.seat_targets else f"D_{k}"
@@ -799,6 +813,10 @@ class _ModuleBuilder(_Emitter):
             card_level, dst_level = (3 if run else 1), 2
         innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
         for_seat = "for_seat" in spec
+        select = spec.get("select")
+        if select is not None:
+            innermost += 1  # conditions on the chosen cards sit in the loop over selections
+        select_level = innermost
         seat_level = innermost + 1 if for_seat else innermost
         conditions: list[tuple[int, str]] = []
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
@@ -828,6 +846,8 @@ class _ModuleBuilder(_Emitter):
                 # that can fail exactly where the Python backend does.
                 if names & {"target"}:
                     level = max(level, seat_level)
+                if names & {"chosen", "chosen_piles"}:
+                    raise self.no("a condition on the chosen cards of 'select'", path + ("when",))
                 level = max(level, before)
                 before = level
                 conditions.append((level, code))
@@ -915,13 +935,133 @@ class _ModuleBuilder(_Emitter):
         if run and match is None:
             run_loop()
         pick = "b_pick" if any_card else "-2"
+        selection = "0"
+        if select is not None:
+            chooser = self.selector(template, path + ("select",), select, env)
+            lines.append(f"{indent}found = {chooser}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, "
+                         f"SP, SC, SL, USED, {k})")
+            lines.append(f"{indent}for si in range(found):")
+            indent += "    "
+            emit(select_level)
+            lines.append(f"{indent}b_sel = 0")
+            lines.append(f"{indent}for sj in range(SL[si]):")
+            lines.append(f"{indent}    b_sel += SC[si, sj] * SELPOW[SELPOS_{k}[SP[si, sj]]]")
+            selection = "b_sel"
         if for_seat:
             lines.append(f"{indent}for b_target in range(M[12]):")
             indent += "    "
             emit(seat_level)
         lines.append(f"{indent}if cnt == len(out): return -1")
-        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n, {pick}, {'b_target' if for_seat else '-1'}); cnt += 1")
+        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n, {pick}, {'b_target' if for_seat else '-1'}) "
+                     f"* SELR + {selection}; cnt += 1")
         return lines
+
+    def selector(self, template: Any, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val]) -> str:
+        """The search of `select` (movegen.make_selector), as a compiled function: piles tried in
+        order, each skipped or giving one of its counts, cut where a sum of values that cannot
+        be negative passes the goal; more than `limit` steps in one listing stops (Python replays)."""
+        rules, k = self.rules, template.index
+        zones = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
+        if any(rules.zones[z].seat_piles is not None for z in zones):
+            raise self.no("'select' from a per-player zone", path + ("from",))
+        piles = [p for z in zones for p in rules.zones[z].piles]
+        take = spec.get("take", "top")
+        inner = dict(env)
+        inner["p"] = _Val("pile", "p")
+        test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
+        goal = self.checked(self.expr(self.parse(path + ("equals",)), env, "int")) if "equals" in spec else None
+        attribute = spec.get("sum")
+        values = f"A_{attribute}" if attribute else None
+        fewest, most, limit = spec.get("min", 1), spec.get("max", len(piles)), spec.get("limit", 10_000)
+        self.select_piles[k] = piles
+        self.helpers.append(f"SELP_{k} = {_array(piles)}\n"
+                            f"SELPOS_{k} = {_array([piles.index(p) if p in piles else 0 for p in range(rules.pile_count)])}")
+        count = {"top": "1", "all": "N[p]"}.get(take, "N[p] - run_start(C[p], N[p], U)")
+        name = f"select_{k}"
+        value = f"ck({values}[C[p, N[p] - 1 - t]])" if values else "0"
+        self.helpers.append(f'''@njit(cache=True)
+def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, USED, k):
+    n_opt = 0
+    OP = np.empty(NP, dtype=np.int64); NO = np.empty(NP, dtype=np.int64)
+    OC = np.empty((NP, NC + 1), dtype=np.int64); OV = np.empty((NP, NC + 1), dtype=np.int64)
+    for p in SELP_{k}:
+        if p == b_src or p == b_dst or N[p] == 0:
+            continue
+        if not {test}:
+            continue
+        {"most_counts = " + count}
+        OP[n_opt] = p
+        if {take == "top" or take == "all"}:
+            NO[n_opt] = 1
+            OC[n_opt, 0] = most_counts
+            total = 0
+            for t in range(most_counts):
+                total = add(total, {value})
+            OV[n_opt, 0] = total
+        else:
+            NO[n_opt] = most_counts
+            total = 0
+            for t in range(most_counts):
+                total = add(total, {value})
+                OC[n_opt, t] = t + 1
+                OV[n_opt, t] = total
+        n_opt += 1
+    has_goal = {goal is not None}
+    goal = {goal if goal is not None else "0"}
+    prune = has_goal
+    for i in range(n_opt):
+        for j in range(NO[i]):
+            if OV[i, j] < 0:
+                prune = False
+    found = 0
+    # the depth-first walk of make_selector, one frame per pile: SJ the next choice (-1: entering;
+    # 0..NO-1: give that count; NO: skip it), ST the sum so far, SI whether the parent chose a count
+    SJ = np.empty(n_opt + 1, dtype=np.int64); ST = np.empty(n_opt + 1, dtype=np.int64)
+    SI = np.empty(n_opt + 1, dtype=np.int64)
+    chosen_p = np.empty(n_opt + 1, dtype=np.int64); chosen_c = np.empty(n_opt + 1, dtype=np.int64)
+    n_chosen = 0
+    depth = 0
+    SJ[0] = -1; ST[0] = 0; SI[0] = 0
+    while depth >= 0:
+        i = depth
+        j = SJ[depth]
+        if j == -1:
+            USED[k] += 1
+            if USED[k] > {limit}:
+                raise Stop("more selections than the limit")
+            if (prune and ST[depth] > goal) or i == n_opt:
+                if i == n_opt and not (prune and ST[depth] > goal):
+                    if {fewest} <= n_chosen <= {most} and (not has_goal or ST[depth] == goal):
+                        if found == len(SL):
+                            raise Stop("too many selections")
+                        for c in range(n_chosen):
+                            SP[found, c] = chosen_p[c]
+                            SC[found, c] = chosen_c[c]
+                        SL[found] = n_chosen
+                        found += 1
+                if SI[depth] == 1:
+                    n_chosen -= 1
+                depth -= 1
+                continue
+            SJ[depth] = 0 if n_chosen < {most} else NO[i]
+            continue
+        if j < NO[i]:
+            SJ[depth] = j + 1
+            chosen_p[n_chosen] = OP[i]; chosen_c[n_chosen] = OC[i, j]; n_chosen += 1
+            depth += 1
+            SJ[depth] = -1; ST[depth] = ST[depth - 1] + OV[i, j]; SI[depth] = 1
+            continue
+        if j == NO[i]:
+            SJ[depth] = j + 1
+            depth += 1
+            SJ[depth] = -1; ST[depth] = ST[depth - 1]; SI[depth] = 0
+            continue
+        if SI[depth] == 1:
+            n_chosen -= 1
+        depth -= 1
+    return found
+''')
+        return name
 
     # -- effects --------------------------------------------------------------------------------
 
@@ -991,11 +1131,28 @@ class _ModuleBuilder(_Emitter):
             return [f"{indent}act(M, {seat}, {phase})"]
         if kind == "end_turn":
             return [f"{indent}M[15] = 1"]
+        if kind == "move_chosen":  # each chosen pile's cards, in the order chosen
+            k = self.template_index(path)
+            options = spec["move_chosen"] or {}
+            to = self.checked(self.expr(self.parse(path + ("move_chosen", "to")), env)) if "to" in options \
+                else env["dst"].code
+            face = {"up": 1, "down": 0}.get(options.get("face", ""), -1)
+            t, q = self.fresh("t"), self.fresh("q")
+            count = f"(b_sel // SELPOW[{q}]) % CAP1"
+            return [f"{indent}{t} = {to}",
+                    f"{indent}for {q} in range(len(SELP_{k})):",
+                    f"{indent}    if {count} > 0:",
+                    f"{indent}        move_cards(C, N, U, SELP_{k}[{q}], {t}, {count}, False, {face}, False, TMP)"]
         if kind == "end":
             result = self.result_code(spec["end"]["result"])
             reason = self.reason_code(spec["end"].get("reason", ""))
             return [f"{indent}end(M, {result}, {reason})"]
         raise self.no(f"the effect '{kind}'", path)
+
+    def template_index(self, path: tuple[Any, ...]) -> int:
+        if path[:1] != ("moves",) or "select" not in self.value_at(path[:2]):
+            raise self.no("move_chosen outside a move with 'select'", path)
+        return int(self.rules.moves_by_name[path[1]].index)
 
     def loop(self, path: tuple[Any, ...], env: dict[str, _Val]) -> tuple[str, _Val]:
         loop = parse_loop(str(self.value_at(path)))
@@ -1053,11 +1210,11 @@ class _ModuleBuilder(_Emitter):
                 lines = self.effects(path + ("do",), env, "    ")
             else:
                 lines = self.move_effect(path + ("do",), {}, env, "    ")
-            args = "C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n, b_card, b_pick, b_target, b_player"
+            args = "C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n, b_card, b_pick, b_target, b_player, b_sel"
             out.append(f"@njit(cache=True)\ndef apply_{k}({args}):\n" + "\n".join(lines) + "\n")
             calls.append(f"    {'if' if not calls else 'elif'} k == {k}: apply_{k}({args})")
         out.append("@njit(cache=True)\ndef apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, b_n, b_card, "
-                   "b_pick, b_target, b_player):\n" + "\n".join(calls) + "\n")
+                   "b_pick, b_target, b_player, b_sel):\n" + "\n".join(calls) + "\n")
         return "\n".join(out)
 
     def _triggers(self) -> str:
@@ -1167,7 +1324,7 @@ def counts(C, N, U, V, O, M):
 @njit(cache=True)
 def offers_other(out, cnt):
     for i in range(cnt):
-        if IN_CYCLE[out[i] // (NP1 * NP1 * CAP1 * PK * SE)] == 0:
+        if IN_CYCLE[out[i] // (NP1 * NP1 * CAP1 * PK * SE * SELR)] == 0:
             return True
     return False
 
@@ -1282,6 +1439,8 @@ def advance_turn(C, N, U, V, O, M, out, end_turn):
 @njit(cache=True)
 def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
     """Apply action `a` (one of out[:cnt]) and settle: returns the number of legal moves after."""
+    b_sel = a % SELR
+    a //= SELR
     seat = a % SE - 1
     r = a // SE
     pick = r % PK - 2
@@ -1306,7 +1465,7 @@ def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
     M[5] = k
     M[14] = 0
     M[15] = 0
-    apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n, card, pick, seat, b_player)
+    apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n, card, pick, seat, b_player, b_sel)
     triggers(C, N, U, V, O, M, TMP, k, b_player)
     if M[0] == 0 and M[14] == 0:
         advance_turn(C, N, U, V, O, M, out, M[15] == 1)
@@ -1466,8 +1625,8 @@ class NativeGame:
         for i, (seat, phase) in enumerate(S.frames):
             self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
         self.M[NFRAMES] = len(S.frames)
-        if S.over and S.outcome is not None:
-            self.M[RESULT] = native.result_code(S.outcome)
+        # A game over before it starts (no move at the deal) keeps the Python game's ending.
+        self.ended = (S.outcome, S.reason) if S.over else None
         self.out = np.zeros(native.max_legal, dtype=np.int64)
         self.CK = np.zeros((MAX_CYCLE_POSITIONS if rules.cycle is not None else 1, ncards), dtype=np.int64)
         self.BK = np.zeros(ncards, dtype=np.int64)
@@ -1506,10 +1665,14 @@ class NativeGame:
 
     @property
     def outcome(self) -> str | None:
+        if self.ended is not None:
+            return self.ended[0]
         return self.native.results[self.M[RESULT]] if self.M[OVER] else None
 
     @property
     def reason(self) -> str:
+        if self.ended is not None:
+            return self.ended[1]
         reason = self.native.reasons[self.M[REASON]]
         return self.native.limit_reason(self) if reason == "@limit" else reason
 
@@ -1561,17 +1724,18 @@ class Native:
         self.options = numpy.array(values or [0], dtype=numpy.int64)
         self.max_legal = 1 << 14
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
+        self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
+        widest = max((len(piles) for piles in self.select_piles.values()), default=0)
+        self.selection_radix = self.cap1 ** widest
 
     def action(self, move: Any) -> int:
         """A move's action number (as the compiled code lists it)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
-        return (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
-                 * (self.cap1 + 1) + pick + 2) * (self.rules.max_players + 1) + move.seat + 1)
-
-    def result_code(self, outcome: str) -> int:
-        if outcome not in self.results:
-            raise Unsupported(f"a game that ended {outcome!r} in a way the compiled code does not know")
-        return self.results.index(outcome)
+        number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
+                   * (self.cap1 + 1) + pick + 2) * (self.rules.max_players + 1) + move.seat + 1)
+        piles = self.select_piles.get(move.template, [])
+        selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
+        return number * self.selection_radix + selection
 
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""
