@@ -234,12 +234,19 @@ class MoveGenerator:
                 lines.append(f"{indent}b_cards = pile[-b_n:]")
 
         def run_loop() -> None:
+            """The loop over run lengths: over the cards from the top down, n counted alongside (a
+            slice walked backwards costs less than indexing the pile for each length)."""
             nonlocal indent
             lines.extend(indent + line for line in plan.scan_lines())
             lines.append(f"{indent}steps += {plan.bound}")
-            lines.append(f"{indent}for b_n in range(1, {plan.bound} + 1):")
+            # the cards pile[-1], ..., pile[-bound]: a slice backwards that stops before pile[-bound - 1]
+            stop = "k - 1" if plan.bound == "longest" else f"len(pile) - {plan.bound} - 1"
+            lines.append(f"{indent}b_n = 0; b_stop = {stop}")
+            lines.append(f"{indent}for b_card in pile[:b_stop if b_stop >= 0 else None:-1]:")
             indent += "    "
-            bind_cards("b_n")
+            lines.append(f"{indent}b_n += 1")
+            if uses_cards:
+                lines.append(f"{indent}b_cards = pile[-b_n:]")
             emit(card_level)
 
         def dst_loop() -> None:
