@@ -4,7 +4,7 @@ ruleset.py compiles every effect into a small closure and every expression into 
 function called with a dict of bindings: readable, and the reference for what a move does. A
 move then costs a chain of calls and dicts. This module writes, from the same compiled
 expressions, one function per move template that runs its effects and then the triggers that
-follow it (`apply_<k>(S, b_src, b_dst, b_n, b_cards, b_card, b_player, b_pick, b_target)`), and
+follow it (`apply_<k>(S, b_src, b_dst, b_n, b_player, b_pick, b_target)`), and
 one for the end conditions (`end_check(S, b_player)`: the index of the first that holds, or -1),
 with the bindings as Python locals.
 
@@ -269,8 +269,11 @@ class ApplyGenerator:
             self._temp = start[3]
             return None
         name = f"apply_{template.index}"
-        head = [f"def {name}(S, b_src, b_dst, b_n, b_cards, b_card, b_player, b_pick, b_target):",
+        head = [f"def {name}(S, b_src, b_dst, b_n, b_player, b_pick, b_target):",
                 f"    P = S.piles; U = S.up; V = S.vars; b_move = {template.name!r}"]
+        if {"b_cards", "b_card"} & names_in("\n".join(lines)):  # the cards taken, as the engine's env has them
+            head.append("    b_cards = [b_pick] if b_pick is not None else P[b_src][len(P[b_src]) - b_n:] if b_n else []")
+            head.append("    b_card = b_cards[0] if b_cards else None")
         return self._define(name, head + lines + ["    return None"])
 
     def end_check(self) -> Callable[[Any, int], int] | None:

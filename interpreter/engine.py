@@ -32,7 +32,7 @@ class Lineage:
     are not to be changed (but for `actor`, set by the engine in a simultaneous game, where moves
     are not kept)."""
 
-    __slots__ = ("rules", "known")
+    __slots__ = ("known", "rules")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
@@ -533,16 +533,12 @@ class Game:
             self._cycle_begin = self._cycle_start(cycle, legal)
         if simultaneous and S.current != move.actor:
             S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
-        pile = S.piles[move.src] if move.src >= 0 else []
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
-        if pick is not None:
-            cards = [pick]
-            knew = self.seers(pick, move.src)  # who could see the card named, before the move
-        else:
-            cards = pile[len(pile) - move.count:] if move.count else []
-            knew = None
+        knew = self.seers(pick, move.src) if pick is not None else None  # who could see the card named, before
         run = template.apply if WRITTEN_OUT and not move.selection else None
         if run is None:
+            pile = S.piles[move.src] if move.src >= 0 else []
+            cards = [pick] if pick is not None else pile[len(pile) - move.count:] if move.count else []
             env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                    "card": cards[0] if cards else None, "player": S.current, "move": template.name,
                    "pick": pick, "target": move.seat}
@@ -557,7 +553,7 @@ class Game:
         counted = False
         try:
             if run is not None:  # the effects and triggers written out as one function
-                run(S, src, dst, count, cards, cards[0] if cards else None, S.current, pick, seat)
+                run(S, src, dst, count, S.current, pick, seat)  # (it takes the cards itself, if it reads them)
                 acted = end_turn = False
             else:
                 for effect in template.effects:
@@ -722,7 +718,9 @@ class Game:
         """Check the end conditions; a game with no legal move ends as the ruleset says."""
         rules = self.rules
         S = self.state
-        self._legal, self._seat_legal = None, {}
+        self._legal = None
+        if self._seat_legal:
+            self._seat_legal = {}
         rules.meter.reset()
         if not S.over:
             check = rules.end_check if WRITTEN_OUT else None
@@ -743,9 +741,21 @@ class Game:
         if not S.over and self.max_moves is not None and len(self.history) >= self.max_moves:
             S.end("limit", f"the move limit ({self.max_moves}) was reached")
         if not S.over:
-            self._legal = self._enumerate()
-            if rules.cycle is not None:
-                self._track_cycle(rules.cycle, self._legal)
+            if self._listed is None and not rules.simultaneous:  # (what `_enumerate` does then)
+                legal: list[Move] = []
+                rules.meter.reset()
+                try:
+                    rules.enumerate_all(S, legal, Move, self.lineage)
+                except Exception:  # noqa: BLE001 - listed again, to report the failure at its move
+                    legal = []
+                    self._generate(legal)
+                self._legal = legal
+            else:
+                self._legal = self._enumerate()
+            cycle = rules.cycle
+            if cycle is not None and (self._cycle is not None or self._cycle_begin is not None or not self.history
+                                      or self.history[-1].template in cycle.moves):
+                self._track_cycle(cycle, self._legal)  # (after any other move, with no cycle under way, a no-op)
             if not S.over and not self._legal and not any(self.legal_moves(seat) for seat in range(self.players)
                                                           if rules.simultaneous and seat != S.current):
                 S.end(*rules.no_moves_result)
