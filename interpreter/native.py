@@ -18,7 +18,8 @@ index out of range, a 64-bit overflow), it stops with `NativeStop`, and the call
 game's moves through the Python backend, which reports (or, for an intermediate overflow Python
 does not have, continues) exactly as the reference does.
 
-What it covers, and what not yet (Nerts' every-seat-at-once turns): docs/native.md. Setup runs in Python; a native game starts from a Python game's position.
+What it covers, and what not yet (turns where every seat plays at once): docs/native.md. Setup
+runs in Python; a native game starts from a Python game's position.
 """
 
 from __future__ import annotations
