@@ -786,8 +786,9 @@ class _ModuleBuilder(_Emitter):
     def _listing(self) -> str:
         from .movegen import conjuncts
 
-        out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]",
-               "    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0"]
+        out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]"]
+        if any(t.take == "any" for t in self.rules.moves):  # each different card once per source
+            out.append("    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0")
         if any("select" in self.value_at(("moves", t.name)) for t in self.rules.moves):
             out.append("    SP = np.empty((MAX_FOUND, NP), dtype=np.int64); SC = np.empty((MAX_FOUND, NP), "
                        "dtype=np.int64); SL = np.empty(MAX_FOUND, dtype=np.int64)")
@@ -1220,7 +1221,9 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
 
     def _triggers(self) -> str:
         lines = ["@njit(cache=True)", "def triggers(C, N, U, V, O, M, TMP, k, b_player):", "    pass"]
-        env = {"player": _int("b_player")}
+        env = {"player": _int("b_player"), "move": _Val("str", "MOVE_NAMES[k]")}
+        if self.data.get("triggers"):
+            self.helpers.append(f"MOVE_NAMES = {_array([self.sid(t.name) for t in self.rules.moves])}")
         for i, spec in enumerate(self.data.get("triggers", [])):
             path = ("triggers", i)
             after = spec.get("after")
@@ -1229,10 +1232,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 ks = tuple(self.rules.moves_by_name[name].index for name in after)
                 lines.append(f"    if k in {ks!r}:" if len(ks) > 1 else f"    if k == {ks[0]}:")
                 indent = "        "
-            move_names = [self.sid(t.name) for t in self.rules.moves]
-            trigger_env = dict(env)
-            trigger_env["move"] = _Val("str", "MOVE_NAMES[k]")
-            self.helpers.append(f"MOVE_NAMES = {_array(move_names)}")
+            trigger_env = env
             if "for" in spec:
                 name, items = self.loop(path + ("for",), trigger_env)
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
@@ -1765,18 +1765,15 @@ class Native:
         return score, int(stats[0]), int(stats[1]), int(stats[2])
 
 
-_BACKENDS: dict[int, tuple[Any, Native | None, Unsupported | None]] = {}
-
-
 def native_backend(rules: Any) -> Native:
     """The native backend of a loaded ruleset; raises `Unsupported` (saying what and where) when
     Numba is missing or the ruleset uses a construct the backend does not cover."""
-    cached = _BACKENDS.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        if cached[2] is not None:
-            raise cached[2]
-        assert cached[1] is not None
-        return cached[1]
+    cached = rules.backends.get("native")  # kept with the ruleset, for as long as it lives
+    if cached is not None:
+        if cached[1] is not None:
+            raise cached[1]
+        assert cached[0] is not None
+        return cached[0]
     try:
         if not native_available():
             raise Unsupported("Numba is not installed (pip install 'cardrules[native]')")
@@ -1785,7 +1782,7 @@ def native_backend(rules: Any) -> Native:
         problem = None
     except Unsupported as exc:
         backend, problem = None, exc
-    _BACKENDS[id(rules)] = (rules, backend, problem)
+    rules.backends["native"] = (backend, problem)
     if problem is not None:
         raise problem
     assert backend is not None

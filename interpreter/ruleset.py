@@ -203,6 +203,8 @@ class Ruleset:
         # The checked front end (merged document, scope, parser) that built this ruleset, for other
         # backends to lower from (`native.py`); not part of the API.
         self.front_end: Any = None
+        # Other backends built for this ruleset, by name (`native.native_backend`'s), or why not.
+        self.backends: dict[str, Any] = {}
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
                  persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
