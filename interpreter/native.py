@@ -62,8 +62,8 @@ CURRENT, PHASE, PLAYERS, WINNERS, ACTED, END_TURN, FRAMES, NFRAMES = 10, 11, 12,
 META = 26
 CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
-MAX_CYCLE_POSITIONS = 1024
-MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
+MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
+MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)
 
 
 class Unsupported(Exception):
@@ -1639,6 +1639,8 @@ class NativeGame:
         self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
         self.lead = np.zeros(1, dtype=np.int64)
         self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
+        if self.cnt < 0:
+            raise NativeStop("compiled code stopped: more legal moves than it keeps")
 
     def _call(self, name: str, *args: Any) -> Any:
         try:
