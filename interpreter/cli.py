@@ -261,6 +261,9 @@ def solve(
     max_positions: int = typer.Option(DEFAULT_MAX_POSITIONS, "--max-positions",
                                       help="Give up past this many positions kept (a bound on memory: "
                                            "about 400 bytes each)."),
+    engine: str = typer.Option("python", "--engine", help="python, or native: the search compiled with Numba (the "
+                               "'native' extra), many times the positions a second; where it cannot search a "
+                               "ruleset, one line says why and Python searches."),
     sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
@@ -275,7 +278,7 @@ def solve(
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
                          console=Console(highlight=False), max_positions=max_positions,
                          search_path=[str(p) for p in search_path], use_safe=not no_safe, clock=clock,
-                         shorten_timeout=shorten_timeout)
+                         shorten_timeout=shorten_timeout, engine=engine)
     if code:
         raise typer.Exit(code)
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CardrulesError, SourcePos
+from .native_search import SOURCE as SEARCH_SOURCE
 from .parser import (
     Attr,
     Binary,
@@ -732,8 +733,11 @@ class _ModuleBuilder(_Emitter):
         ncards, npiles = len(rules.deck), rules.pile_count
         lines = [_RUNTIME, f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
                  f"CAP1 = {ncards + 1}", f"PK = {ncards + 2}", f"SE = {rules.max_players + 1}"]
-        body = [self._listing(), self._moves_applied(), self._triggers(), self._after_change(),
-                self._score(), _DRIVER]
+        # The solver's position keys: each card's pile, place and face in KEYBITS bits.
+        keybits = (npiles * (ncards + 1) * 2 + 1).bit_length()
+        lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
+        body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
+                self._score(), _DRIVER, SEARCH_SOURCE]
         tables = []
         for name, kind in sorted(self.deck.attributes.items()):
             if kind == "int":
@@ -1219,6 +1223,32 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                    "b_pick, b_target, b_player, b_sel):\n" + "\n".join(calls) + "\n")
         return "\n".join(out)
 
+    def _safe(self) -> str:
+        """`is_safe(..., a)`: does action a's template declare it safe here (`safe:`), as
+        `Game.is_safe` says? The solver plays such a move alone."""
+        out, calls = [], []
+        args = "C, N, U, V, O, M, MC, b_src, b_dst, b_n, b_card, b_pick, b_target, b_player, b_sel"
+        for template in self.rules.moves:
+            if template.safe is None:
+                continue
+            env = self.move_env(template, True)
+            if template.take == "any":
+                env["pick"] = _int("b_pick")
+            test = self.expr(self.parse(("moves", template.name, "safe")), env, "bool").code
+            k = template.index
+            out.append(f"@njit(cache=True)\ndef safe_{k}({args}):\n    return {test}\n")
+            calls.append(f"    if k == {k}: return safe_{k}({args})")
+        out.append("""@njit(cache=True)
+def is_safe(C, N, U, V, O, M, MC, a):
+    k, b_src, b_dst, b_n, b_pick, b_target, b_sel = decode(a)
+    if not HAS_SAFE[k]:
+        return False
+    b_player = M[10]
+    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick)
+""" + "\n".join(calls) + "\n    return False\n")
+        self.helpers.append(f"HAS_SAFE = {_array([int(t.safe is not None) for t in self.rules.moves])}")
+        return "\n".join(out)
+
     def _triggers(self) -> str:
         lines = ["@njit(cache=True)", "def triggers(C, N, U, V, O, M, TMP, k, b_player):", "    pass"]
         env = {"player": _int("b_player"), "move": _Val("str", "MOVE_NAMES[k]")}
@@ -1438,9 +1468,9 @@ def advance_turn(C, N, U, V, O, M, out, end_turn):
 
 
 @njit(cache=True)
-def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
-    """Apply action `a` (one of out[:cnt]) and settle: returns the number of legal moves after."""
-    b_sel = a % SELR
+def decode(a):
+    """An action number's fields: template, source, destination, count, pick, seat, selection."""
+    sel = a % SELR
     a //= SELR
     seat = a % SE - 1
     r = a // SE
@@ -1448,20 +1478,35 @@ def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
     r //= PK
     n = r % CAP1
     r //= CAP1
-    b_dst = r % NP1 - 1
+    dst = r % NP1 - 1
     r //= NP1
-    b_src = r % NP1 - 1
-    k = r // NP1
-    b_player = M[10]
-    cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
+    src = r % NP1 - 1
+    return r // NP1, src, dst, n, pick, seat, sel
+
+
+@njit(cache=True)
+def take_cards(C, N, U, M, MC, src, n, pick):
+    """The cards a move takes, into MC; returns its first card (NOCARD: none) and its pick (a blind
+    pick resolved to the card it gets)."""
     if pick == -1:
-        pick = blind_card(C, N, U, b_src, b_player)
+        pick = blind_card(C, N, U, src, M[10])
     if pick >= 0:
         MC[0] = pick
-    elif b_src >= 0:
+    elif src >= 0:
         for i in range(n):
-            MC[i] = C[b_src, N[b_src] - n + i]
-    card = MC[0] if pick >= 0 or (b_src >= 0 and n > 0) else NOCARD
+            MC[i] = C[src, N[src] - n + i]
+    card = MC[0] if pick >= 0 or (src >= 0 and n > 0) else NOCARD
+    return card, pick
+
+
+@njit(cache=True)
+def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
+    """Apply action `a` (one of out[:cnt]) with its triggers and the turn that follows; the end is
+    not checked and the next moves are not listed (`after_change` settles)."""
+    k, b_src, b_dst, n, pick, seat, b_sel = decode(a)
+    b_player = M[10]
+    cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
+    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick)
     M[3] += 1
     M[5] = k
     M[14] = 0
@@ -1470,6 +1515,12 @@ def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
     triggers(C, N, U, V, O, M, TMP, k, b_player)
     if M[0] == 0 and M[14] == 0:
         advance_turn(C, N, U, V, O, M, out, M[15] == 1)
+
+
+@njit(cache=True)
+def step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a):
+    """Apply action `a` (one of out[:cnt]) and settle: returns the number of legal moves after."""
+    play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a)
     return after_change(C, N, U, V, O, M, out, CK, BK, KEY)
 
 

@@ -106,6 +106,8 @@ RESTART_BASE = 1000  # positions: the Luby sequence's unit
 Z95 = 1.959963984540054
 
 SOLVABLE, UNSOLVABLE, UNKNOWN, OPTIMAL, BEST_FOUND = "solvable", "unsolvable", "unknown", "optimal", "best found"
+# python: the readable reference search; native: the same search compiled (native_solver.py).
+SOLVER_ENGINES = ("python", "native")
 
 
 class SolveError(CardrulesError):
@@ -346,12 +348,14 @@ class SolveResult:
     shorten_seconds: float = 0.0  # cutting detours out of the moves found
     clock: str = "wall"         # what the seconds count: "wall" (elapsed) or "cpu" (this process's CPU time)
     safe_moves: bool = True     # were the ruleset's `safe:` claims trusted?
+    engine: str = "python"      # which search answered: python, or native (compiled)
 
     def as_dict(self) -> dict[str, Any]:
         return {"answer": self.answer, "goal": self.goal, "moves": self.moves, "move_count": len(self.moves),
                 "score": self.score, "nodes": self.nodes, "seconds": round(self.seconds, 3),
                 "search_seconds": round(self.search_seconds, 3), "shorten_seconds": round(self.shorten_seconds, 3),
-                "clock": self.clock, "safe_moves": self.safe_moves, "reason": self.reason or None}
+                "clock": self.clock, "safe_moves": self.safe_moves, "engine": self.engine,
+                "reason": self.reason or None}
 
 
 class _OutOfBudget(Exception):
@@ -697,7 +701,7 @@ class _Search:
 
 def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
                max_positions: int = DEFAULT_MAX_POSITIONS, *, use_safe: bool = True, clock: str = "wall",
-               shorten_timeout: float | None = None) -> SolveResult:
+               shorten_timeout: float | None = None, engine: str = "python") -> SolveResult:
     """Search a game from where it stands, seeing every card. The game is left where it started,
     and the moves of the answer are those to play from there (not the game's earlier moves).
 
@@ -713,9 +717,26 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     is then shortened within `shorten_timeout` seconds of the same clock (None: a quarter of
     `timeout`; math.inf: no limit but its rounds), or at least `timeout` while it is longer than
     the ruleset's move limit. The result reports the search's time and the shortening's apart.
+
+    `engine="native"` runs the search in compiled code (native_solver.py; a win search of a
+    ruleset the native backend covers, else `Unsupported` says why): the same search, answers
+    resting on the same things, many times the positions a second. Compiling it (once per
+    ruleset, then cached) is not counted on the clock.
     """
     tick = _clock(clock)
+    if engine not in SOLVER_ENGINES:
+        raise SolveError(f"engine {engine!r}: choose {' or '.join(SOLVER_ENGINES)}")
     analysis = analyse(game.rules)
+    native = None
+    if engine == "native" and not game.is_over:
+        from .native import Unsupported
+        from .native_solver import NativeSearch
+
+        slots = analysis.relevant if analysis.relevant is not None else range(game.rules.var_count)
+        try:
+            native = NativeSearch(game, slots, max_positions, use_safe)
+        except Unsupported as exc:
+            raise SolveError(f"the native solver cannot search this game: {exc} (engine='python' can)") from None
     start = tick()
     deadline = start + timeout if timeout is not None else math.inf
     search = _Search(game, analysis, deadline, max_positions, use_safe, tick)
@@ -723,18 +744,24 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     depth = len(game.history)
     reason = ""
     exhausted = False
-    try:
-        for attempt, limit in enumerate(_restart_limits()):
-            search.jitter = 0.0 if attempt == 0 else RESTART_JITTER if attempt % 2 else 1000.0
-            search.rng = random.Random(attempt)
-            if search.run(limit) or search.solution is not None:
-                break
-        exhausted = search.solution is None
-    except _OutOfBudget as exc:
-        reason = str(exc)
-    finally:
-        while len(game.history) > depth:
-            game.undo()
+    if native is not None:
+        actions, exhausted, reason = native.run(deadline, tick, _restart_limits())
+        search.nodes = native.nodes
+        if actions is not None:
+            search.solution = [str(m) for m in native.moves(actions)]
+    else:
+        try:
+            for attempt, limit in enumerate(_restart_limits()):
+                search.jitter = 0.0 if attempt == 0 else RESTART_JITTER if attempt % 2 else 1000.0
+                search.rng = random.Random(attempt)
+                if search.run(limit) or search.solution is not None:
+                    break
+            exhausted = search.solution is None
+        except _OutOfBudget as exc:
+            reason = str(exc)
+        finally:
+            while len(game.history) > depth:
+                game.undo()
     searched = tick()
     best = search.best()
     found = search.solution if search.solution is not None else best[1] if best is not None else []
@@ -759,7 +786,26 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
         found = []
     return SolveResult(answer, found, search.nodes, end - start, score, goal, reason,
                        search_seconds=searched - start, shorten_seconds=end - searched, clock=clock,
-                       safe_moves=use_safe)
+                       safe_moves=use_safe, engine=engine)
+
+
+def choose_solver_engine(rules: Ruleset, engine: str, note: Callable[[str], None]) -> str:
+    """The engine a search will use: `native` where asked for and able to search the ruleset
+    (compiled here, so that worker processes find it in the cache), else `python`, with one line
+    to `note` saying why."""
+    if engine not in SOLVER_ENGINES:
+        raise SolveError(f"engine {engine!r}: choose {' or '.join(SOLVER_ENGINES)}")
+    if engine == "python":
+        return engine
+    from .native import Unsupported, native_backend
+
+    try:
+        if not analyse(rules).can_win or "won" not in native_backend(rules).results:
+            raise Unsupported("a search for the best score: the ruleset never ends won")
+    except Unsupported as exc:
+        note(f"native solver: not for this ruleset ({exc}); searching with Python")
+        return "python"
+    return engine
 
 
 def shorten_budget(timeout: float | None, shorten_timeout: float | None) -> float:
@@ -853,15 +899,16 @@ def replay(rules: Ruleset, moves: Sequence[str], seed: int | None = None,
 def solve(rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
           thoughtful: bool = False, timeout: float | None = DEFAULT_TIMEOUT,
           max_positions: int = DEFAULT_MAX_POSITIONS, *, use_safe: bool = True, clock: str = "wall",
-          shorten_timeout: float | None = None) -> SolveResult:
+          shorten_timeout: float | None = None, engine: str = "python") -> SolveResult:
     """Solve one deal of a one-player ruleset (refusing hidden cards unless `thoughtful`). The
-    keywords are `solve_game`'s: `use_safe=False` ignores `safe:`; `clock` is "wall" or "cpu"."""
+    keywords are `solve_game`'s: `use_safe=False` ignores `safe:`; `clock` is "wall" or "cpu";
+    `engine` "python" or "native"."""
     check_solvable_ruleset(rules)
     _clock(clock)
     game = new_search_game(rules, seed, deal)
     check_visibility(game, thoughtful)
     return solve_game(game, timeout, max_positions, use_safe=use_safe, clock=clock,
-                      shorten_timeout=shorten_timeout)
+                      shorten_timeout=shorten_timeout, engine=engine)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -914,7 +961,7 @@ def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: 
                  max_positions: int = DEFAULT_MAX_POSITIONS,
                  progress: Callable[[dict[str, Any]], None] | None = None,
                  search_path: tuple[str, ...] = (), *, use_safe: bool = True, clock: str = "wall",
-                 shorten_timeout: float | None = None) -> dict[str, Any]:
+                 shorten_timeout: float | None = None, engine: str = "python") -> dict[str, Any]:
     """Solve seeds first_seed..first_seed+count-1 (in `jobs` processes, each compiling the ruleset
     once) and sum up: the solvable share with its 95% Wilson interval, unknowns, time per deal.
     The keywords are `solve_game`'s (a "cpu" clock counts each worker's own CPU time)."""
@@ -923,7 +970,7 @@ def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: 
     _clock(clock)
     check_visibility(new_search_game(rules, seed=first_seed), thoughtful)
     seeds = range(first_seed, first_seed + count)
-    keywords = {"use_safe": use_safe, "clock": clock, "shorten_timeout": shorten_timeout}
+    keywords = {"use_safe": use_safe, "clock": clock, "shorten_timeout": shorten_timeout, "engine": engine}
     work = [(seed, thoughtful, timeout, max_positions, keywords) for seed in seeds]
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -943,7 +990,7 @@ def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: 
     wall = time.perf_counter() - started
     summary = summarise(rules, results, timeout, jobs, wall)
     budget = shorten_budget(timeout, shorten_timeout)
-    summary.update({"clock": clock, "safe_moves": use_safe, "shorten_timeout": None if math.isinf(budget) else budget,
+    summary.update({"clock": clock, "safe_moves": use_safe, "engine": engine, "shorten_timeout": None if math.isinf(budget) else budget,
                     "results": summary.pop("results")})
     return summary
 
@@ -1020,12 +1067,13 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
                   timeout: float | None, sample: int | None, jobs: int, as_json: bool, console: Console,
                   err_console: Console | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
                   search_path: Sequence[str] = (), use_safe: bool = True, clock: str = "wall",
-                  shorten_timeout: float | None = None) -> int:
+                  shorten_timeout: float | None = None, engine: str = "python") -> int:
     """`cardrules solve`: solve one deal (--seed or --deal) or a sample of seeds. Returns the exit
     code: 0 when the search answered (whatever the answer), 1 for an error or a refusal. A
     timeout of None or infinity sets no time limit (the bound on positions kept still holds);
     a shortening timeout of None is a quarter of the timeout, infinity no limit. `use_safe`
-    False ignores the ruleset's `safe:` claims; `clock` ("wall" or "cpu") is what the timeouts count."""
+    False ignores the ruleset's `safe:` claims; `clock` ("wall" or "cpu") is what the timeouts
+    count; `engine` "native" searches in compiled code where it can (else one line says why)."""
     errors = err_console if err_console is not None else Console(stderr=True, highlight=False)
     try:
         if sample is not None:
@@ -1049,17 +1097,19 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
         folders = tuple(str(Path(p).expanduser().resolve()) for p in search_path)
         rules = load_ruleset(ruleset, chosen, folders)
         check_solvable_ruleset(rules)
+        engine = choose_solver_engine(rules, engine, lambda line: errors.print(line, markup=False, highlight=False))
         if sample is not None:
             return _sample_command(ruleset, rules, sample, thoughtful, timeout, max(1, jobs), as_json, console,
                                    max_positions, folders, use_safe=use_safe, clock=clock,
-                                   shorten_timeout=shorten_timeout)
+                                   shorten_timeout=shorten_timeout, engine=engine)
         deal_text: list[str] | None = None
         if deal is not None:
             text = read_bounded(deal, str(deal), DealError)
             order = rules.deck.parse_order(text, str(deal), cards=rules.deck_cards.get(1))
             deal_text = [rules.deck.codes[c] for c in order]
         result = solve(rules, seed=seed, deal=deal_text, thoughtful=thoughtful, timeout=timeout,
-                       max_positions=max_positions, use_safe=use_safe, clock=clock, shorten_timeout=shorten_timeout)
+                       max_positions=max_positions, use_safe=use_safe, clock=clock, shorten_timeout=shorten_timeout,
+                       engine=engine)
     except CardrulesError as error:
         errors.print(Text(printable(format_error(error))), highlight=False)
         return 1
@@ -1115,9 +1165,10 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
 def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, timeout: float | None,
                     jobs: int, as_json: bool, console: Console, max_positions: int = DEFAULT_MAX_POSITIONS,
                     search_path: tuple[str, ...] = (), *, use_safe: bool = True, clock: str = "wall",
-                    shorten_timeout: float | None = None) -> int:
+                    shorten_timeout: float | None = None, engine: str = "python") -> int:
     done: list[dict[str, Any]] = []
-    keywords: dict[str, Any] = {"use_safe": use_safe, "clock": clock, "shorten_timeout": shorten_timeout}
+    keywords: dict[str, Any] = {"use_safe": use_safe, "clock": clock, "shorten_timeout": shorten_timeout,
+                                "engine": engine}
 
     def progress(result: dict[str, Any]) -> None:
         done.append(result)
@@ -1169,5 +1220,6 @@ def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, 
 
 
 __all__ = ["Analysis", "SolveError", "SolveResult", "analyse", "check_solvable_ruleset", "check_visibility",
+           "choose_solver_engine",
            "hidden_cards", "new_search_game", "percentile", "replay", "shorten_budget", "solve", "solve_command",
            "solve_game", "solve_sample", "summarise", "wilson"]
