@@ -94,6 +94,15 @@ def shortened(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[:most - 3] + "..."
 
 
+def shortened_path(text: str, most: int = 60) -> str:
+    """A path from an input, cut in the middle to `most` characters (`/tmp/...name.yaml`), so
+    that the file's name stays in the message."""
+    if len(text) <= most:
+        return text
+    head = (most - 3) // 3
+    return text[:head] + "..." + text[len(text) - (most - 3 - head):]
+
+
 def first_control(text: str) -> int:
     """The index of the first control character in `text` (those `printable` escapes), or -1."""
     for index, char in enumerate(text):

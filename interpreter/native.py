@@ -1392,12 +1392,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
             M[8] = 1
     position_key(C, N, U, KEY)
     for i in range(M[8]):
-        same = True
-        for j in range(len(KEY)):
-            if CK[i, j] != KEY[j]:
-                same = False
-                break
-        if same:
+        if same(CK[i], KEY):
             M[6] = 2
             end(M, {result}, {reason})
             return

@@ -70,6 +70,15 @@ def mod(a, b):
 
 
 @njit(cache=True)
+def same(a, b):
+    """Do two rows of numbers (a position's keys) hold the same values?"""
+    for j in range(len(b)):
+        if a[j] != b[j]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def at(xs, i):
     n = len(xs)
     if i < -n or i >= n:

@@ -24,14 +24,32 @@ MAXL = 1 << 14
 
 
 @njit(cache=True)
-def search_key(C, N, U, V, M, SLOTS, KEY, KW):
+def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW):
     """The position's key in KW: every card's pile, place and face, the variables that steer the
-    game (SLOTS), the seat to act, its phase and the seats acting for others."""
+    game (SLOTS), the seat to act, its phase and the seats acting for others. The piles of each
+    group of interchangeable ones (SYMG[g, :SYML[g]]) count in the order of their bottom cards."""
+    for p in range(NP):
+        CANON[p] = p
+    for g in range(len(SYML)):
+        m = SYML[g]
+        row = SYMG[g]
+        ORDER = CANON[NP:NP + m]
+        for j in range(m):  # insertion sort by bottom card, the empty piles last
+            p = row[j]
+            b = C[p, 0] if N[p] > 0 else NC
+            i = j - 1
+            while i >= 0 and (C[ORDER[i], 0] if N[ORDER[i]] > 0 else NC) > b:
+                ORDER[i + 1] = ORDER[i]
+                i -= 1
+            ORDER[i + 1] = p
+        for j in range(m):
+            CANON[ORDER[j]] = row[j]
     KEY[:] = 0
     for p in range(NP):
+        q = CANON[p]
         for i in range(N[p]):
             c = C[p, i]
-            KEY[c] = (p * CAP1 + i) * 2 + U[c] + 1
+            KEY[c] = (q * CAP1 + i) * 2 + U[c] + 1
     KW[:] = 0
     bit = 0
     for c in range(NC):
@@ -70,12 +88,7 @@ def lookup(KW, KEYS, TABLE):
         pos = TABLE[i]
         if pos < 0:
             return -1 - i
-        same = True
-        for j in range(len(KW)):
-            if KEYS[pos, j] != KW[j]:
-                same = False
-                break
-        if same:
+        if same(KEYS[pos], KW):
             return pos
         i = (i + 1) & mask
 
@@ -222,11 +235,11 @@ def mark(KW, found, KEYS, PVAL, PGEN, TABLE, COMP, FR, d, ST):
 
 
 @njit(cache=True)
-def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, SLOTS, KEY, KW, MC, LS, SK,
-                 jitter, ST):
+def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, SLOTS, SYMG, SYML, CANON, KEY, KW,
+                 MC, LS, SK, jitter, ST):
     """Start a restart from the position at level 0: R_EXHAUSTED when it was proven lost before."""
     ST[S_COMP] = 0
-    search_key(LC[0], LN[0], LU[0], LV[0], LM[0], SLOTS, KEY, KW)
+    search_key(LC[0], LN[0], LU[0], LV[0], LM[0], SLOTS, SYMG, SYML, CANON, KEY, KW)
     found = lookup(KW, KEYS, TABLE)
     if found >= 0 and PVAL[found] == DEAD:
         ST[S_DEPTH] = -1
@@ -243,8 +256,8 @@ def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP,
 
 
 @njit(cache=True)
-def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, CKG, SLOTS, KEY, KW, BK, MC, TMP,
-               LS, SK, jitter, ST):
+def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, CKG, SLOTS, SYMG, SYML, CANON, KEY,
+               KW, BK, MC, TMP, LS, SK, jitter, ST):
     """Go on with the search for at most ST[S_CHUNK] moves. Returns R_WON (the moves are
     FR[0..d, ACT], d = ST[S_DEPTH]), R_EXHAUSTED (every reachable position was searched), R_CUT
     (the restart's share of positions is spent), R_PAUSED (the chunk is done) or R_NEED (arrays
@@ -302,7 +315,7 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
         ST[S_PLAYED] += 1
         found = -1
         if LM[c, 0] == 0:  # a position searched before costs no listing of its moves
-            search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, KEY, KW)
+            search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW)
             found = lookup(KW, KEYS, TABLE)
             if found >= 0:
                 if PVAL[found] == DEAD:

@@ -11,6 +11,7 @@ steering the game), trusts the same `safe:` claims and proves positions lost the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -21,6 +22,7 @@ from .native import (
     NativeGame,
     NativeStop,
     Unsupported,
+    _Emitter,
     native_backend,
 )
 
@@ -35,6 +37,105 @@ CHUNK = 20_000  # moves between looks at the clock
 # listed moves, and keys kept (up to the bound on positions).
 FIRST_DEPTH, FIRST_POOL, FIRST_ROWS = 256, 8 * MAXL, 1 << 16
 RESTART_JITTER = 2.0  # as solver.py's restarts
+
+
+# Where a zone may be named without telling its piles apart: aggregates over all its piles,
+# and effects in a loop over them that do the same to each pile, whatever the order.
+ORDERLESS = frozenset({"count", "all", "any", "sum", "min", "max"})
+ORDERLESS_EFFECTS = frozenset({"turn_up", "turn_down", "add"})
+# Parts of a ruleset that do not run during a search (the deal is dealt) or only show things.
+NOT_PLAYED = frozenset({"ruleset", "title", "description", "extends", "players", "deck", "options", "variables",
+                        "zones", "layout", "setup", "on_start", "indexes", "help", "label", "show"})
+
+
+def interchangeable_piles(rules: Any) -> list[list[int]]:
+    """Groups of piles that the rules never tell apart: the piles of a shared zone that every rule
+    read during play names only as a whole (a move's `from`/`to`, `x in zone`, `count`, `all`,
+    `any`, `sum`, `min`, `max` over its piles, a trigger's loop over it doing only `turn_up`,
+    `turn_down` and `add`), with no `index` of a pile read, no variable holding a pile and no
+    `select` (whose search goes through the piles in order).
+    Positions that differ only by how such piles are ordered have the same futures (each is the
+    other with the piles renamed), so the search keys them as one: the piles of a group sorted
+    by their bottom card. A use the walk cannot place keeps the zone's piles apart."""
+    from .compiler import ANY, PILE, PILES
+    from .parser import (
+        Attr,
+        Binary,
+        Comprehension,
+        Name,
+        Node,
+        ParseError,
+        parse_expression,
+        parse_loop,
+    )
+
+    front = rules.front_end
+    zones = {name for name, zone in rules.zones.items() if zone.seat_piles is None and len(zone.piles) > 1}
+    emitter = _Emitter(rules)  # what a variable of no declared type holds, as the native backend infers it
+    for name, (_, type_, _) in front.scope.variables.items():
+        try:
+            if type_ in (PILE, PILES) or (type_ == ANY and emitter.var_kind(name) not in ("int", "bool")):
+                return []
+        except Unsupported:
+            return []
+    if any("select" in spec for spec in front.data.get("moves", {}).values() if isinstance(spec, dict)):
+        return []  # a selection's search (and its limit) goes through the piles in order
+    apart: set[str] = set()
+    reads_index = False
+
+    def walk(node: Any) -> None:
+        nonlocal reads_index
+        if isinstance(node, Name):
+            if node.name in zones:
+                apart.add(node.name)
+            return
+        if isinstance(node, Attr) and node.name == "index":
+            reads_index = True
+        if isinstance(node, Comprehension) and node.func in ORDERLESS and isinstance(node.iterable, Name):
+            for part in (node.element, node.condition):
+                walk(part)
+            return
+        if isinstance(node, Binary) and node.op in ("in", "notin") and isinstance(node.right, Name):
+            walk(node.left)
+            return
+        if isinstance(node, Node):
+            for field in dataclasses.fields(node):
+                walk(getattr(node, field.name))
+        elif isinstance(node, tuple):
+            for part in node:
+                walk(part)
+
+    def visit(value: Any, path: tuple[Any, ...]) -> None:
+        if isinstance(value, dict):
+            loop = value.get("for")
+            if isinstance(loop, str):
+                try:
+                    header = parse_loop(loop)
+                except ParseError:
+                    header = None
+                orderless = all(isinstance(e, dict) and set(e) <= ORDERLESS_EFFECTS for e in value.get("do", []))
+                if header is not None and not (orderless and isinstance(header.iterable, Name)):
+                    walk(header.iterable)
+            for key, item in value.items():
+                if key not in NOT_PLAYED and key != "for":
+                    visit(item, path + (key,))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                visit(item, path + (i,))
+        elif isinstance(value, str):
+            if len(path) >= 3 and path[0] == "moves" and path[2] in ("from", "to") and value in zones:
+                return  # a move's source or destination zone: any of its piles
+            try:
+                walk(parse_expression(value))
+            except ParseError:
+                pass  # not an expression (a name of a move, a result)
+
+    for key, value in front.data.items():
+        if key not in NOT_PLAYED:
+            visit(value, (key,))
+    if reads_index:
+        return []
+    return [list(rules.zones[name].piles) for name in sorted(zones - apart)]
 
 
 class NativeSearch:
@@ -56,6 +157,12 @@ class NativeSearch:
         self.module = self.native.module
         ncards, npiles = len(rules.deck), rules.pile_count
         self.slots = np.array(sorted(relevant), dtype=np.int64)
+        groups = interchangeable_piles(rules)
+        self.groups = groups
+        widest = max((len(g) for g in groups), default=1)
+        self.SYMG = np.array([g + [-1] * (widest - len(g)) for g in groups] or [[-1]], dtype=np.int64)[:len(groups)]
+        self.SYML = np.array([len(g) for g in groups], dtype=np.int64)
+        self.CANON = np.zeros(npiles + widest, dtype=np.int64)
         card_words = int(self.module.CARDWORDS)
         self.width = card_words + len(self.slots) + 3
         self.ST = np.zeros(13, dtype=np.int64)
@@ -148,13 +255,13 @@ class NativeSearch:
 
     def _begin_args(self, jitter: float) -> tuple[Any, ...]:
         return (self.LC, self.LN, self.LU, self.LV, self.LM, self.start.O, self.FR, self.POOL, self.KEYS, self.PVAL,
-                self.PGEN, self.TABLE, self.COMP, self.slots, self.KEY, self.KW, self.MC, self.LS, self.SK, jitter,
-                self.ST)
+                self.PGEN, self.TABLE, self.COMP, self.slots, self.SYMG, self.SYML, self.CANON, self.KEY, self.KW, self.MC,
+                self.LS, self.SK, jitter, self.ST)
 
     def _run_args(self, jitter: float) -> tuple[Any, ...]:
         return (self.LC, self.LN, self.LU, self.LV, self.LM, self.start.O, self.FR, self.POOL, self.KEYS, self.PVAL,
-                self.PGEN, self.TABLE, self.COMP, self.CKG, self.slots, self.KEY, self.KW, self.BK, self.MC,
-                self.TMP, self.LS, self.SK, jitter, self.ST)
+                self.PGEN, self.TABLE, self.COMP, self.CKG, self.slots, self.SYMG, self.SYML, self.CANON, self.KEY,
+                self.KW, self.BK, self.MC, self.TMP, self.LS, self.SK, jitter, self.ST)
 
     def run(self, deadline: float, clock: Callable[[], float], limits: Iterable[int]) -> tuple[list[int] | None, bool, str]:
         """Search with restarts (`limits`: the positions each may add) until one wins, one searches

@@ -20,7 +20,7 @@ from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, SPA
                        variable_reads)
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
-                     unknown)
+                     shortened_path, unknown)
 from .limits import INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
                        TurnEffect)
@@ -236,7 +236,7 @@ def find_ruleset(name_or_path: str | Path) -> Path:
     if is_file(bundled):
         return bundled
     available = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
-    raise RulesetError(f"no ruleset '{shortened(str(name_or_path))}': not a file, nor a bundled ruleset ({available})")
+    raise RulesetError(f"no ruleset '{shortened_path(str(name_or_path))}': not a file, nor a bundled ruleset ({available})")
 
 
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,

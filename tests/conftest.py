@@ -19,10 +19,15 @@ import pytest  # noqa: E402
 
 @pytest.fixture(autouse=True, scope="session")
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Compiled rulesets (the native backend) go to a folder of the test run, never the user's."""
+    """Compiled rulesets (the native backend) go to a folder of the test run, never the user's;
+    with pytest-xdist, one folder for all the run's workers, so that each ruleset compiles once."""
     import os
 
-    folder = tmp_path_factory.mktemp("cardrules-cache")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.getbasetemp().parent / "cardrules-cache"
+        folder.mkdir(exist_ok=True)
+    else:
+        folder = tmp_path_factory.mktemp("cardrules-cache")
     os.environ["CARDRULES_CACHE"] = str(folder)
     return folder
 

@@ -172,3 +172,54 @@ def test_the_key_keeps_only_the_variables_that_steer_the_game() -> None:
     search = native_solver.NativeSearch(new_search_game(rules, seed=2), relevant, 1000, True)
     assert search.width == search.module.CARDWORDS + len(relevant) + 3
     assert math.ceil(52 * search.module.KEYBITS / 64) == search.module.CARDWORDS
+
+
+# -- piles the rules never tell apart -------------------------------------------------------------
+
+def variant(folder: Path, text: str) -> Any:
+    path = folder / "variant.yaml"
+    path.write_text("extends: klondike\nruleset: variant\n" + text, encoding="utf-8")
+    return load_ruleset(str(path))
+
+
+def test_klondikes_foundations_and_columns_are_interchangeable_piles() -> None:
+    rules = load_ruleset("klondike")
+    assert native_solver.interchangeable_piles(rules) == [list(rules.zones["foundation"].piles),
+                                                         list(rules.zones["tableau"].piles)]
+
+
+@pytest.mark.parametrize("text, apart", [
+    # a rule naming one column by its place
+    ("end:\n  when:\n    - if: \"empty(tableau[0]) and all(size(f) == 13 for f in foundation)\"\n      result: won\n",
+     {"tableau"}),
+    # the place of a pile read
+    ("moves:\n  waste_to_tableau:\n    when: \"fits_tableau(card, dst) and dst.index > 0\"\n", {"tableau", "foundation"}),
+    # a loop over the columns that deals to them in order
+    (("triggers:\n  - name: refill\n    for: p in tableau\n    when: \"empty(p) and not empty(stock)\"\n"
+      "    do:\n      - move: {from: stock, to: p, count: 1}\n"), {"tableau"}),
+    # a variable holding a pile
+    (("variables:\n  last:\n    initial: waste\nmoves:\n  waste_to_tableau:\n    do:\n      - move\n"
+      "      - set: {last: dst}\n"), {"tableau", "foundation"}),
+])
+def test_a_rule_that_tells_piles_apart_keeps_them_apart(tmp_path: Path, text: str, apart: set[str]) -> None:
+    rules = variant(tmp_path, text)
+    groups = native_solver.interchangeable_piles(rules)
+    kept = {name for name in ("foundation", "tableau") if list(rules.zones[name].piles) in groups}
+    assert kept == {"foundation", "tableau"} - apart
+
+
+def test_keying_interchangeable_piles_as_one_changes_no_answer_and_searches_fewer_positions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check that prunes, against the search without it: every deal exhausted both ways."""
+    rules = load_ruleset(mini_klondike(tmp_path), {"draw": 3})
+    assert native_solver.interchangeable_piles(rules)
+    nodes = {}
+    answers = {}
+    for together in (True, False):
+        if not together:
+            monkeypatch.setattr(native_solver, "interchangeable_piles", lambda rules: [])
+        results = [native(rules, seed, timeout=None, use_safe=False) for seed in range(1, 31)]
+        answers[together] = [r.answer for r in results]
+        nodes[together] = sum(r.nodes for r in results)
+    assert answers[True] == answers[False] and UNKNOWN not in answers[True]
+    assert nodes[True] < nodes[False]
