@@ -11,16 +11,24 @@ native_solver.py allocates the arrays, grows them when the search asks, and keep
 Numba compiles these functions only when a search first calls them.
 """
 
-SOURCE = '''
+# Names the compiled search and its driver (native_solver.py) share; SOURCE defines them too.
 # Frame fields (FR[d, f]): its moves POOL[FS:FE], those still to try POOL[LO:I] (the last first),
 # its key's place in the arena, discovery number, lowest number reached, evaluation, faces up,
 # the move tried last, and the level whose position a cycle under way began from.
-FS, FE, LO, I, POS, INDEX, LOW, EVAL, FACES, ACT, BASE = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
-# The search's scalars (ST[f]).
-S_GEN, S_DEPTH, S_NODES, S_STOP, S_NPOS, S_USED, S_COMP, S_SAFE, S_RNG, S_WON, S_CHUNK, S_NEED, S_PLAYED = range(13)
-DEAD = -1
-R_EXHAUSTED, R_CUT, R_WON, R_PAUSED, R_NEED = 0, 1, 2, 3, 4
-MAXL = 1 << 14
+FS, FE, LO, I, POS, INDEX, LOW, EVAL, FACES, ACT, BASE = range(11)
+FRAME_FIELDS = 11
+# The search's scalars (ST[f]), and what search_run returns.
+S_GEN, S_DEPTH, S_NODES, S_STOP, S_NPOS, S_USED, S_COMP, S_SAFE, S_RNG, S_WON, S_CHUNK, S_NEED = range(12)
+SCALARS = 12
+R_EXHAUSTED, R_CUT, R_WON, R_PAUSED, R_NEED = range(5)
+DEAD = -1  # the arena's mark of a position proven lost
+MAXL = 1 << 14  # legal moves one position may have
+
+_SHARED = ("FS", "FE", "LO", "I", "POS", "INDEX", "LOW", "EVAL", "FACES", "ACT", "BASE", "S_GEN", "S_DEPTH", "S_NODES",
+           "S_STOP", "S_NPOS", "S_USED", "S_COMP", "S_SAFE", "S_RNG", "S_WON", "S_CHUNK", "S_NEED", "R_EXHAUSTED",
+           "R_CUT", "R_WON", "R_PAUSED", "R_NEED", "DEAD", "MAXL")
+
+SOURCE = "\n" + "\n".join(f"{name} = {globals()[name]}" for name in _SHARED) + '''
 
 
 @njit(cache=True)
@@ -159,16 +167,16 @@ def faces_up(U):
 
 
 @njit(cache=True)
-def open_frame(C, N, U, V, O, M, MC, FR, POOL, d, cnt, LS, SK, jitter, ST):
-    """Make the position at level d a frame with its cnt legal moves (at POOL[FR[d, FS]:]): a
-    safe move alone, else every move, the most promising last."""
+def open_frame(C, N, U, V, O, M, MC, FR, POOL, d, cnt, ev, faces, LS, SK, jitter, ST):
+    """Make the position at level d (its evaluation ev, faces up) a frame with its cnt legal
+    moves (at POOL[FR[d, FS]:]): a safe move alone, else every move, the most promising last."""
     s = FR[d, FS]
     e = s + cnt
     FR[d, FE] = e
     FR[d, LO] = s
     FR[d, I] = e
-    FR[d, EVAL] = evaluation(C, N, U, V, O, M, 0)
-    FR[d, FACES] = faces_up(U)
+    FR[d, EVAL] = ev
+    FR[d, FACES] = faces
     if ST[S_SAFE] == 1:
         for i in range(s, e):
             if is_safe(C, N, U, V, O, M, MC, POOL[i]):
@@ -250,7 +258,8 @@ def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP,
         raise Stop("too many legal moves")
     FR[0, FS] = 0
     FR[0, BASE] = 0
-    open_frame(LC[0], LN[0], LU[0], LV[0], O, LM[0], MC, FR, POOL, 0, cnt, LS, SK, jitter, ST)
+    open_frame(LC[0], LN[0], LU[0], LV[0], O, LM[0], MC, FR, POOL, 0, cnt,
+               evaluation(LC[0], LN[0], LU[0], LV[0], O, LM[0], 0), faces_up(LU[0]), LS, SK, jitter, ST)
     ST[S_DEPTH] = 0
     return R_PAUSED
 
@@ -312,7 +321,6 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
         FR[c, BASE] = base
         play(LC[c], LN[c], LU[c], LV[c], O, LM[c], out, e - s, BK, MC, TMP, a)
         steps += 1
-        ST[S_PLAYED] += 1
         found = -1
         if LM[c, 0] == 0:  # a position searched before costs no listing of its moves
             search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW)
@@ -325,8 +333,10 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
                         FR[d, LOW] = PVAL[found]
                     continue
         cnt = after_change(LC[c], LN[c], LU[c], LV[c], O, LM[c], out, CKG[base:], BK, KEY)
-        LS[kind, 0] += evaluation(LC[c], LN[c], LU[c], LV[c], O, LM[c], 0) - FR[d, EVAL]
-        LS[kind, 1] += faces_up(LU[c]) - FR[d, FACES]
+        ev = evaluation(LC[c], LN[c], LU[c], LV[c], O, LM[c], 0)
+        faces = faces_up(LU[c])
+        LS[kind, 0] += ev - FR[d, EVAL]
+        LS[kind, 1] += faces - FR[d, FACES]
         LS[kind, 2] += 1
         if LM[c, 0] != 0:
             if LM[c, 1] == ST[S_WON]:
@@ -338,7 +348,7 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
             return R_CUT
         mark(KW, found, KEYS, PVAL, PGEN, TABLE, COMP, FR, c, ST)
         FR[c, FS] = e
-        open_frame(LC[c], LN[c], LU[c], LV[c], O, LM[c], MC, FR, POOL, c, cnt, LS, SK, jitter, ST)
+        open_frame(LC[c], LN[c], LU[c], LV[c], O, LM[c], MC, FR, POOL, c, cnt, ev, faces, LS, SK, jitter, ST)
         d = c
     ST[S_DEPTH] = -1
     return R_EXHAUSTED

@@ -20,18 +20,33 @@ from .native import (
     MAX_MOVES,
     Native,
     NativeGame,
-    NativeStop,
     Unsupported,
     _Emitter,
     native_backend,
 )
+from .native_search import (
+    ACT,
+    FRAME_FIELDS,
+    MAXL,
+    R_EXHAUSTED,
+    R_NEED,
+    R_PAUSED,
+    R_WON,
+    S_CHUNK,
+    S_COMP,
+    S_DEPTH,
+    S_GEN,
+    S_NEED,
+    S_NODES,
+    S_NPOS,
+    S_RNG,
+    S_SAFE,
+    S_STOP,
+    S_USED,
+    S_WON,
+    SCALARS,
+)
 
-# What search_run returns, and the fields of its scalars (native_search.py).
-R_EXHAUSTED, R_CUT, R_WON, R_PAUSED, R_NEED = range(5)
-S_GEN, S_DEPTH, S_NODES, S_STOP, S_NPOS, S_USED, S_COMP, S_SAFE, S_RNG, S_WON, S_CHUNK, S_NEED, S_PLAYED = range(13)
-ACT = 9  # the frame field of the move tried last
-FRAME_FIELDS = 11
-MAXL = 1 << 14  # legal moves one position may have (native_search.MAXL)
 CHUNK = 20_000  # moves between looks at the clock
 # The arrays' first sizes (each doubles when the search asks): levels of the path, the pool of
 # listed moves, and keys kept (up to the bound on positions).
@@ -165,7 +180,7 @@ class NativeSearch:
         self.CANON = np.zeros(npiles + widest, dtype=np.int64)
         card_words = int(self.module.CARDWORDS)
         self.width = card_words + len(self.slots) + 3
-        self.ST = np.zeros(13, dtype=np.int64)
+        self.ST = np.zeros(SCALARS, dtype=np.int64)
         self.ST[S_SAFE] = int(use_safe and any(t.safe is not None for t in rules.moves))
         self.ST[S_WON] = self.native.results.index("won")
         self.LS = np.zeros((2 * len(rules.moves), 3), dtype=np.float64)
@@ -185,7 +200,7 @@ class NativeSearch:
         self._call("rehash", self.KEYS, 0, np.full(4, -1, dtype=np.int64))
         self._arena(len(self.KEYS))
         self.LS[:] = 0
-        self.ST[S_NODES] = self.ST[S_GEN] = self.ST[S_PLAYED] = 0
+        self.ST[S_NODES] = self.ST[S_GEN] = 0
 
     # -- arrays ---------------------------------------------------------------------------------
 
@@ -248,10 +263,7 @@ class NativeSearch:
     # -- running --------------------------------------------------------------------------------
 
     def _call(self, name: str, *args: Any) -> Any:
-        try:
-            return getattr(self.module, name)(*args)
-        except self.module.Stop as exc:
-            raise NativeStop(f"compiled code stopped: {exc}") from None
+        return self.start._call(name, *args)  # a Stop of compiled code becomes NativeStop
 
     def _begin_args(self, jitter: float) -> tuple[Any, ...]:
         return (self.LC, self.LN, self.LU, self.LV, self.LM, self.start.O, self.FR, self.POOL, self.KEYS, self.PVAL,
@@ -305,11 +317,6 @@ class NativeSearch:
     def nodes(self) -> int:
         """Positions searched (each new one counts once per restart that reaches it)."""
         return int(self.ST[S_NODES])
-
-    @property
-    def played(self) -> int:
-        """Moves played, those reaching a position searched before included."""
-        return int(self.ST[S_PLAYED])
 
     def moves(self, actions: list[int]) -> list[Any]:
         """The Python game's moves for winning actions, played from the position searched (the
