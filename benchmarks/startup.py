@@ -48,6 +48,25 @@ for _ in range(int(sys.argv[2])):
 print(json.dumps(times))
 """
 
+# The expression parsers from the shipped tables against built from the grammar, in one process
+# (`grammar/expressions.tables.json`: shipping them is worth it only if loading is much cheaper).
+PARSE_TABLES = """
+import json, sys, time
+from cardrules import parser
+parser._tables()
+loaded, built = [], []
+for _ in range(int(sys.argv[1])):
+    started = time.process_time()
+    for start in parser.STARTS:
+        assert parser._load_parser(start) is not None, "the shipped tables were not written by this Lark"
+    loaded.append(time.process_time() - started)
+    started = time.process_time()
+    for start in parser.STARTS:
+        parser.build_parser(start)
+    built.append(time.process_time() - started)
+print(json.dumps([loaded, built]))
+"""
+
 
 def child_cpu(argv: Sequence[str], env: dict[str, str]) -> float | str:
     """CPU seconds (user + system) that running `argv` to its end took, or why it failed."""
@@ -110,6 +129,11 @@ def main() -> None:
         median, fastest = statistics.median(runs), min(runs)
         verdict = "" if goal is None else f"goal <= {goal:.3f}  {'met' if median <= goal else 'NOT MET'}"
         print(f"  {what.format(ruleset=name):<84} {median:7.3f} ({fastest:.3f})   {verdict}")
+    out = subprocess.run([sys.executable, "-c", PARSE_TABLES, str(args.repeat)], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    loaded, built = (statistics.median(runs) for runs in json.loads(out.strip().splitlines()[-1]))
+    print(f"  {'expression parsers, one process: from the shipped tables / built from the grammar':<84} "
+          f"{loaded:7.3f} / {built:.3f}  ({built / loaded:.0f}x)")
 
 
 if __name__ == "__main__":
