@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from .errors import CardrulesError, DealError, format_error, printable
-from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT
+from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -258,9 +258,11 @@ def solve(
     no_safe: bool = typer.Option(False, "--no-safe", help="Ignore the ruleset's safe: claims and try every legal "
                                  "move: slower, but its answers do not rest on them. Where both are definite, it "
                                  "must agree with the answer without it; if not, a safe: claim is wrong."),
-    max_positions: int = typer.Option(DEFAULT_MAX_POSITIONS, "--max-positions",
-                                      help="Give up past this many positions kept (a bound on memory: "
-                                           "about 400 bytes each)."),
+    max_positions: Optional[int] = typer.Option(None, "--max-positions", show_default=False,
+                                                help="Give up past this many positions kept, a bound on memory "
+                                                     f"(default {DEFAULT_MAX_POSITIONS:,}, about 400 bytes each; "
+                                                     f"--engine native: {DEFAULT_MAX_POSITIONS_NATIVE:,}, about "
+                                                     "150 bytes each)."),
     engine: str = typer.Option("python", "--engine", help="python, or native: the search compiled with Numba (the "
                                "'native' extra), many times the positions a second; where it cannot search a "
                                "ruleset, one line says why and Python searches."),

@@ -46,4 +46,7 @@ MAX_STEPS = 1_000_000
 
 # -- the solver (`cardrules solve`) -----------------------------------------------------------
 DEFAULT_MAX_POSITIONS = 4_000_000  # positions kept before the search gives up (answer: unknown)
+# The native search's (`--engine native`): about the same memory (some 1.5 GB), since its position
+# costs about 150 bytes (an exact packed key and its table slot) against about 400 for Python's.
+DEFAULT_MAX_POSITIONS_NATIVE = 10_000_000
 DEFAULT_TIMEOUT = 10.0             # seconds of search per deal unless --timeout says otherwise

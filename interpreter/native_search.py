@@ -14,9 +14,14 @@ Numba compiles these functions only when a search first calls them.
 # Names the compiled search and its driver (native_solver.py) share; SOURCE defines them too.
 # Frame fields (FR[d, f]): its moves POOL[FS:FE], those still to try POOL[LO:I] (the last first),
 # its key's place in the arena, discovery number, lowest number reached, evaluation, faces up,
-# the move tried last, and the level whose position a cycle under way began from.
-FS, FE, LO, I, POS, INDEX, LOW, EVAL, FACES, ACT, BASE = range(11)
-FRAME_FIELDS = 11
+# the move tried last, the level whose position a cycle under way began from, and whether the
+# position was reached by a turn of the stock (then the moves that commute with the turns are
+# not tried: turn_runs.py).
+FS, FE, LO, I, POS, INDEX, LOW, EVAL, FACES, ACT, BASE, TURN = range(12)
+FRAME_FIELDS = 12
+# What each template is to the turn runs (RT[k]): a turn, a move that may commute with them
+# (when neither of its piles is a turn's: RZ[p] == 1), or neither.
+RT_OTHER, RT_TURN, RT_COMMUTING = range(3)
 # The search's scalars (ST[f]), and what search_run returns.
 S_GEN, S_DEPTH, S_NODES, S_STOP, S_NPOS, S_USED, S_COMP, S_SAFE, S_RNG, S_WON, S_CHUNK, S_NEED = range(12)
 SCALARS = 12
@@ -24,7 +29,8 @@ R_EXHAUSTED, R_CUT, R_WON, R_PAUSED, R_NEED = range(5)
 DEAD = -1  # the arena's mark of a position proven lost
 MAXL = 1 << 14  # legal moves one position may have
 
-_SHARED = ("FS", "FE", "LO", "I", "POS", "INDEX", "LOW", "EVAL", "FACES", "ACT", "BASE", "S_GEN", "S_DEPTH", "S_NODES",
+_SHARED = ("FS", "FE", "LO", "I", "POS", "INDEX", "LOW", "EVAL", "FACES", "ACT", "BASE", "TURN", "RT_OTHER",
+           "RT_TURN", "RT_COMMUTING", "S_GEN", "S_DEPTH", "S_NODES",
            "S_STOP", "S_NPOS", "S_USED", "S_COMP", "S_SAFE", "S_RNG", "S_WON", "S_CHUNK", "S_NEED", "R_EXHAUSTED",
            "R_CUT", "R_WON", "R_PAUSED", "R_NEED", "DEAD", "MAXL")
 
@@ -32,10 +38,11 @@ SOURCE = "\n" + "\n".join(f"{name} = {globals()[name]}" for name in _SHARED) + '
 
 
 @njit(cache=True)
-def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW):
+def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW, turn):
     """The position's key in KW: every card's pile, place and face, the variables that steer the
-    game (SLOTS), the seat to act, its phase and the seats acting for others. The piles of each
-    group of interchangeable ones (SYMG[g, :SYML[g]]) count in the order of their bottom cards."""
+    game (SLOTS), the seat to act, its phase and the seats acting for others, and `turn` (reached
+    by a turn of the stock). The piles of each group of interchangeable ones (SYMG[g, :SYML[g]])
+    count in the order of their bottom cards."""
     for p in range(NP):
         CANON[p] = p
     for g in range(len(SYML)):
@@ -72,7 +79,7 @@ def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW):
     for s in SLOTS:
         KW[w] = V[s]
         w += 1
-    KW[w] = M[10] | (M[11] << 16) | (M[24] << 32)
+    KW[w] = M[10] | (M[11] << 16) | (M[24] << 32) | (turn << 48)
     KW[w + 1] = M[16] | (M[17] << 16) | (M[18] << 32) | (M[19] << 48)
     KW[w + 2] = M[20] | (M[21] << 16) | (M[22] << 32) | (M[23] << 48)
 
@@ -167,16 +174,34 @@ def faces_up(U):
 
 
 @njit(cache=True)
-def open_frame(C, N, U, V, O, M, MC, FR, POOL, d, cnt, ev, faces, LS, SK, jitter, ST):
+def commutes(RT, RZ, a):
+    """Does move a commute with the turns of the stock (turn_runs.py)?"""
+    k, src, dst, n, pick, seat, sel = decode(a)
+    return RT[k] == RT_COMMUTING and (src < 0 or RZ[src] == 0) and (dst < 0 or RZ[dst] == 0)
+
+
+@njit(cache=True)
+def open_frame(C, N, U, V, O, M, MC, FR, POOL, d, cnt, ev, faces, LS, SK, jitter, RT, RZ, ST):
     """Make the position at level d (its evaluation ev, faces up) a frame with its cnt legal
-    moves (at POOL[FR[d, FS]:]): a safe move alone, else every move, the most promising last."""
+    moves (at POOL[FR[d, FS]:]): a safe move alone, else every move, the most promising last.
+    Reached by a turn, the moves that commute with the turns go below LO: listed, not tried."""
     s = FR[d, FS]
     e = s + cnt
     FR[d, FE] = e
-    FR[d, LO] = s
     FR[d, I] = e
     FR[d, EVAL] = ev
     FR[d, FACES] = faces
+    if FR[d, TURN] == 1:
+        j = s
+        for i in range(s, e):
+            if commutes(RT, RZ, POOL[i]):
+                a = POOL[i]
+                POOL[i] = POOL[j]
+                POOL[j] = a
+                j += 1
+        s = j
+        cnt = e - s
+    FR[d, LO] = s
     if ST[S_SAFE] == 1:
         for i in range(s, e):
             if is_safe(C, N, U, V, O, M, MC, POOL[i]):
@@ -244,10 +269,10 @@ def mark(KW, found, KEYS, PVAL, PGEN, TABLE, COMP, FR, d, ST):
 
 @njit(cache=True)
 def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, SLOTS, SYMG, SYML, CANON, KEY, KW,
-                 MC, LS, SK, jitter, ST):
+                 MC, LS, SK, jitter, RT, RZ, ST):
     """Start a restart from the position at level 0: R_EXHAUSTED when it was proven lost before."""
     ST[S_COMP] = 0
-    search_key(LC[0], LN[0], LU[0], LV[0], LM[0], SLOTS, SYMG, SYML, CANON, KEY, KW)
+    search_key(LC[0], LN[0], LU[0], LV[0], LM[0], SLOTS, SYMG, SYML, CANON, KEY, KW, 0)
     found = lookup(KW, KEYS, TABLE)
     if found >= 0 and PVAL[found] == DEAD:
         ST[S_DEPTH] = -1
@@ -258,15 +283,16 @@ def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP,
         raise Stop("too many legal moves")
     FR[0, FS] = 0
     FR[0, BASE] = 0
+    FR[0, TURN] = 0
     open_frame(LC[0], LN[0], LU[0], LV[0], O, LM[0], MC, FR, POOL, 0, cnt,
-               evaluation(LC[0], LN[0], LU[0], LV[0], O, LM[0], 0), faces_up(LU[0]), LS, SK, jitter, ST)
+               evaluation(LC[0], LN[0], LU[0], LV[0], O, LM[0], 0), faces_up(LU[0]), LS, SK, jitter, RT, RZ, ST)
     ST[S_DEPTH] = 0
     return R_PAUSED
 
 
 @njit(cache=True)
 def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, CKG, SLOTS, SYMG, SYML, CANON, KEY,
-               KW, BK, MC, TMP, LS, SK, jitter, ST):
+               KW, BK, MC, TMP, LS, SK, jitter, RT, RZ, ST):
     """Go on with the search for at most ST[S_CHUNK] moves. Returns R_WON (the moves are
     FR[0..d, ACT], d = ST[S_DEPTH]), R_EXHAUSTED (every reachable position was searched), R_CUT
     (the restart's share of positions is spent), R_PAUSED (the chunk is done) or R_NEED (arrays
@@ -307,6 +333,7 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
         a = POOL[FR[d, I]]
         FR[d, ACT] = a
         kind = kind_of(LC[d], LN[d], LU[d], a)
+        turn = 1 if RT[kind >> 1] == RT_TURN else 0
         c = d + 1
         for p in range(NP):  # only the cards there are
             for i in range(LN[d, p]):
@@ -323,7 +350,17 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
         steps += 1
         found = -1
         if LM[c, 0] == 0:  # a position searched before costs no listing of its moves
-            search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW)
+            if turn == 1:  # reached by a turn: searched with every move, it counts as well
+                search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW, 0)
+                found = lookup(KW, KEYS, TABLE)
+                if found >= 0:
+                    if PVAL[found] == DEAD:
+                        continue
+                    if PGEN[found] == gen:
+                        if PVAL[found] < FR[d, LOW]:
+                            FR[d, LOW] = PVAL[found]
+                        continue
+            search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW, turn)
             found = lookup(KW, KEYS, TABLE)
             if found >= 0:
                 if PVAL[found] == DEAD:
@@ -348,7 +385,8 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
             return R_CUT
         mark(KW, found, KEYS, PVAL, PGEN, TABLE, COMP, FR, c, ST)
         FR[c, FS] = e
-        open_frame(LC[c], LN[c], LU[c], LV[c], O, LM[c], MC, FR, POOL, c, cnt, ev, faces, LS, SK, jitter, ST)
+        FR[c, TURN] = turn
+        open_frame(LC[c], LN[c], LU[c], LV[c], O, LM[c], MC, FR, POOL, c, cnt, ev, faces, LS, SK, jitter, RT, RZ, ST)
         d = c
     ST[S_DEPTH] = -1
     return R_EXHAUSTED

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import CardrulesError
+from .turn_runs import turn_runs
 from .native import (
     MAX_MOVES,
     Native,
@@ -32,6 +33,8 @@ from .native_search import (
     R_NEED,
     R_PAUSED,
     R_WON,
+    RT_COMMUTING,
+    RT_TURN,
     S_CHUNK,
     S_COMP,
     S_DEPTH,
@@ -178,6 +181,13 @@ class NativeSearch:
         self.SYMG = np.array([g + [-1] * (widest - len(g)) for g in groups] or [[-1]], dtype=np.int64)[:len(groups)]
         self.SYML = np.array([len(g) for g in groups], dtype=np.int64)
         self.CANON = np.zeros(npiles + widest, dtype=np.int64)
+        runs = turn_runs(rules)
+        self.RT = np.zeros(max(len(rules.moves), 1), dtype=np.int64)
+        self.RZ = np.zeros(max(npiles, 1), dtype=np.int64)
+        if runs is not None:
+            self.RT[sorted(runs.turns)] = RT_TURN
+            self.RT[sorted(runs.commuting)] = RT_COMMUTING
+            self.RZ[sorted(runs.piles)] = 1
         card_words = int(self.module.CARDWORDS)
         self.width = card_words + len(self.slots) + 3
         self.ST = np.zeros(SCALARS, dtype=np.int64)
@@ -268,12 +278,12 @@ class NativeSearch:
     def _begin_args(self, jitter: float) -> tuple[Any, ...]:
         return (self.LC, self.LN, self.LU, self.LV, self.LM, self.start.O, self.FR, self.POOL, self.KEYS, self.PVAL,
                 self.PGEN, self.TABLE, self.COMP, self.slots, self.SYMG, self.SYML, self.CANON, self.KEY, self.KW, self.MC,
-                self.LS, self.SK, jitter, self.ST)
+                self.LS, self.SK, jitter, self.RT, self.RZ, self.ST)
 
     def _run_args(self, jitter: float) -> tuple[Any, ...]:
         return (self.LC, self.LN, self.LU, self.LV, self.LM, self.start.O, self.FR, self.POOL, self.KEYS, self.PVAL,
                 self.PGEN, self.TABLE, self.COMP, self.CKG, self.slots, self.SYMG, self.SYML, self.CANON, self.KEY,
-                self.KW, self.BK, self.MC, self.TMP, self.LS, self.SK, jitter, self.ST)
+                self.KW, self.BK, self.MC, self.TMP, self.LS, self.SK, jitter, self.RT, self.RZ, self.ST)
 
     def run(self, deadline: float, clock: Callable[[], float], limits: Iterable[int]) -> tuple[list[int] | None, bool, str]:
         """Search with restarts (`limits`: the positions each may add) until one wins, one searches

@@ -11,6 +11,10 @@ A depth-first search over the real deal, for any one-seat ruleset:
 - A legal move whose template declares it `safe:` (and whose test holds here) is played at
   once, without trying the others: the ruleset's promise, trusted (below). `use_safe=False`
   (`solve --no-safe`) ignores every `safe:` and tries all legal moves.
+- Right after a turn of the stock (in a win search), only turns and the moves that do not
+  commute with them are tried (turn_runs.py: a move that touches nothing the turns use can as
+  well be played before them). A position reached by a turn is its own node (fewer moves tried
+  from it), unless the same position searched with every move is known.
 - The other moves are tried in a cheap, generic order: kinds of move (template, and whether
   the move uncovers the card beneath) that have raised the ruleset's evaluation (`heuristic`,
   else its score) most so far first, then those that turned cards face up.
@@ -54,7 +58,12 @@ search ignores the move limit (`limit` is no win). `unsolvable` (and `optimal`) 
    that was offered since the cycle began, which leaves the futures alike where at most one of
    its moves is legal at a time (a stock turned round can only go round). `end.repeat`
    counts positions: the search then keeps nothing proven across restarts, but within one it
-   still takes a position seen as searched.
+   still takes a position seen as searched;
+4. `turn_runs` read the rules right: a move it finds commuting with the turns gives the same
+   position played before a run of turns as after it, and no rule looks at the order (it refuses
+   a ruleset where a trigger may follow a turn, an end condition names what the turns use, or
+   `legal_moves()` is read). Every game then has an order in which no such move follows a turn
+   directly and no run of turns comes back round, and that order is all the search tries.
 
 Time. `timeout` bounds the search; a solution found is then shortened within its own budget
 (`shorten_timeout`, by default a quarter of `timeout`), and the result reports the two times
@@ -88,15 +97,17 @@ from rich.text import Text
 from .compiler import names_in, variable_reads
 from .engine import Game, Move
 from .errors import CardrulesError, DealError, format_error, printable
-from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_TIMEOUT
+from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, DEFAULT_TIMEOUT
 from .ruleset import Ruleset, load_ruleset
 from .source import read_bounded
+from .turn_runs import turn_runs
 
 # The search's own game never ends `limit`: repeated positions are pruned instead.
 SEARCH_MAX_MOVES = 10 ** 12
-# The search stops (answer `unknown`) past DEFAULT_MAX_POSITIONS positions kept, to bound its memory,
-# and after DEFAULT_TIMEOUT seconds; both live in limits.py, where the command line reads them
-# without importing the solver.
+# The search stops (answer `unknown`) past DEFAULT_MAX_POSITIONS positions kept (the native search:
+# DEFAULT_MAX_POSITIONS_NATIVE, about the same memory), to bound its memory, and after
+# DEFAULT_TIMEOUT seconds; all live in limits.py, where the command line reads them without
+# importing the solver.
 # A solution found is shortened within this share of the search's time budget (by default).
 SHORTEN_SHARE = 0.25
 # The clocks a time budget can be counted on: elapsed time, or this process's CPU time.
@@ -414,6 +425,9 @@ class _Search:
         self.components: list[Any] = []
         # `safe:` moves are played alone (the ruleset's promise, trusted) unless `use_safe` is off.
         self.safe_templates = use_safe and any(t.safe is not None for t in self.rules.moves)
+        # Right after a turn of the stock, only turns and the moves that do not commute with them
+        # (turn_runs.py): a win search's pruning, sound for any order of the moves that commute.
+        self.runs = None if self.score_goal else turn_runs(self.rules)
         self.solution: list[str] | None = None
         # A score search: the best finished game, and the best position. While no move searched
         # has lowered the score, every position's score can be kept to the end of the game, so
@@ -429,16 +443,18 @@ class _Search:
 
     # -- positions ----------------------------------------------------------------------------
 
-    def key(self) -> Any:
+    def key(self, after_turn: bool = False) -> Any:
+        """The position's key; `after_turn`: reached by a turn of the stock (searched with fewer
+        moves, so not the same node as the position reached otherwise)."""
         S = self.state
         V = S.vars
         values = tuple([V[i] for i in self.slots])
         piles: Any = b"\xff".join(map(bytes, S.piles)) if self.small_deck else tuple(map(tuple, S.piles))
-        key: Any = (piles, bytes(S.up), values, S.current, S.phase, S.frames)
+        key: Any = (piles, bytes(S.up), values, S.current, S.phase, S.frames, after_turn)
         try:
             hash(key)
         except TypeError:  # a variable holding a list
-            key = (piles, bytes(S.up), repr(values), S.current, S.phase, S.frames)
+            key = (piles, bytes(S.up), repr(values), S.current, S.phase, S.frames, after_turn)
         return key
 
     def so_far(self) -> int:
@@ -529,21 +545,26 @@ class _Search:
             uncovers = rest <= 0 or not self.state.up[pile[rest - 1]]
         return move.template, uncovers
 
-    def frame(self, key: Any, index: int, score: int) -> _Frame:
+    def frame(self, key: Any, index: int, score: int, after_turn: bool = False) -> _Frame:
         """The frame of the position reached (already visited as `index`): a safe move alone, or
-        every legal move, the most promising last."""
+        every legal move, the most promising last; after a turn of the stock, not the moves that
+        commute with the turns."""
         game = self.game
         legal = game.legal_moves()
+        tried = legal
+        if after_turn and self.runs is not None:
+            commutes = self.runs.commutes
+            tried = [m for m in legal if not commutes(m.template, m.src, m.dst)]
         evaluation, faces = game.evaluation(0), self.state.up.count(1)
         if self.safe_templates:
-            for move in legal:
+            for move in tried:
                 if game.is_safe(move):
                     return _Frame(legal, [move], evaluation, faces, score, key, index)
         learned = self.learned
         ranked = []
         shaking = self.jitter > 0
         rng = self.rng
-        for place, move in enumerate(legal):
+        for place, move in enumerate(tried):
             stats = learned.get(self._kind(move))
             tie = rng.random() if shaking else -place  # a restart breaks ties at random
             if stats is None:  # a kind never tried: try it early, to learn what it does
@@ -592,6 +613,7 @@ class _Search:
         # Moves are applied unsettled: a position seen before then costs no listing of its moves
         # (most moves in a search reach one, and are taken back at once).
         lazy = game.rules.repeat is None
+        runs = self.runs
         while stack:
             frame = stack[-1]
             if not frame.todo:
@@ -603,14 +625,17 @@ class _Search:
                 continue
             move = frame.todo.pop()
             kind = self._kind(move)
+            after_turn = runs is not None and move.template in runs.turns
             game.apply(move, settle=not lazy)
             if score_goal:
                 score = self.so_far()
                 if score < frame.score:
                     self.monotone = False
-            key = self.key()
+            key = self.key(after_turn)
             if lazy:
-                if not game.is_over and self.seen_before(key, score, frame):
+                # Reached by a turn, the position searched with every move counts as well.
+                if not game.is_over and (self.seen_before(key, score, frame)
+                                         or after_turn and self.seen_before(self.key(), score, frame)):
                     game.undo(frame.legal)
                     continue
                 game.settle()
@@ -630,7 +655,7 @@ class _Search:
                 if index is not None:
                     if score_goal:
                         self._position(score)
-                    stack.append(self.frame(key, index, score))
+                    stack.append(self.frame(key, index, score, after_turn))
                     continue
             game.undo(frame.legal)
         return True
@@ -700,7 +725,7 @@ class _Search:
 
 
 def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
-               max_positions: int = DEFAULT_MAX_POSITIONS, *, use_safe: bool = True, clock: str = "wall",
+               max_positions: int | None = None, *, use_safe: bool = True, clock: str = "wall",
                shorten_timeout: float | None = None, engine: str = "python") -> SolveResult:
     """Search a game from where it stands, seeing every card. The game is left where it started,
     and the moves of the answer are those to play from there (not the game's earlier moves).
@@ -726,6 +751,8 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     tick = _clock(clock)
     if engine not in SOLVER_ENGINES:
         raise SolveError(f"engine {engine!r}: choose {' or '.join(SOLVER_ENGINES)}")
+    if max_positions is None:
+        max_positions = DEFAULT_MAX_POSITIONS_NATIVE if engine == "native" else DEFAULT_MAX_POSITIONS
     analysis = analyse(game.rules)
     native = None
     if engine == "native" and not game.is_over:
@@ -898,7 +925,7 @@ def replay(rules: Ruleset, moves: Sequence[str], seed: int | None = None,
 
 def solve(rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
           thoughtful: bool = False, timeout: float | None = DEFAULT_TIMEOUT,
-          max_positions: int = DEFAULT_MAX_POSITIONS, *, use_safe: bool = True, clock: str = "wall",
+          max_positions: int | None = None, *, use_safe: bool = True, clock: str = "wall",
           shorten_timeout: float | None = None, engine: str = "python") -> SolveResult:
     """Solve one deal of a one-player ruleset (refusing hidden cards unless `thoughtful`). The
     keywords are `solve_game`'s: `use_safe=False` ignores `safe:`; `clock` is "wall" or "cpu";
@@ -944,7 +971,7 @@ def _worker_init(ruleset: str, options: dict[str, Any], search_path: tuple[str, 
     _WORKER["rules"] = load_ruleset(ruleset, options, search_path)
 
 
-def _worker_solve(job: tuple[int, bool, float | None, int, dict[str, Any]]) -> dict[str, Any]:
+def _worker_solve(job: tuple[int, bool, float | None, int | None, dict[str, Any]]) -> dict[str, Any]:
     """One deal of a sample: its answer without the moves, and whether a solution replays to a win."""
     seed, thoughtful, timeout, max_positions, keywords = job
     rules = _WORKER["rules"]
@@ -958,7 +985,7 @@ def _worker_solve(job: tuple[int, bool, float | None, int, dict[str, Any]]) -> d
 
 def solve_sample(ruleset: str, options: dict[str, Any], count: int, thoughtful: bool = False,
                  timeout: float | None = DEFAULT_TIMEOUT, jobs: int = 1, first_seed: int = 1,
-                 max_positions: int = DEFAULT_MAX_POSITIONS,
+                 max_positions: int | None = None,
                  progress: Callable[[dict[str, Any]], None] | None = None,
                  search_path: tuple[str, ...] = (), *, use_safe: bool = True, clock: str = "wall",
                  shorten_timeout: float | None = None, engine: str = "python") -> dict[str, Any]:
@@ -1065,7 +1092,7 @@ def _percent(x: float) -> str:
 
 def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Sequence[str], thoughtful: bool,
                   timeout: float | None, sample: int | None, jobs: int, as_json: bool, console: Console,
-                  err_console: Console | None = None, max_positions: int = DEFAULT_MAX_POSITIONS,
+                  err_console: Console | None = None, max_positions: int | None = None,
                   search_path: Sequence[str] = (), use_safe: bool = True, clock: str = "wall",
                   shorten_timeout: float | None = None, engine: str = "python") -> int:
     """`cardrules solve`: solve one deal (--seed or --deal) or a sample of seeds. Returns the exit
@@ -1091,7 +1118,7 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
             raise SolveError("--shorten-timeout must be a number of seconds, 0 or more (inf: no limit)")
         if clock not in CLOCKS:
             raise SolveError(f"--clock must be {' or '.join(CLOCKS)}, not {clock!r}")
-        if max_positions < 1:
+        if max_positions is not None and max_positions < 1:
             raise SolveError("--max-positions needs a number of positions, 1 or more")
         chosen = _option_pairs(options)
         folders = tuple(str(Path(p).expanduser().resolve()) for p in search_path)
@@ -1163,7 +1190,7 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
 
 
 def _sample_command(ruleset: str, rules: Ruleset, count: int, thoughtful: bool, timeout: float | None,
-                    jobs: int, as_json: bool, console: Console, max_positions: int = DEFAULT_MAX_POSITIONS,
+                    jobs: int, as_json: bool, console: Console, max_positions: int | None = None,
                     search_path: tuple[str, ...] = (), *, use_safe: bool = True, clock: str = "wall",
                     shorten_timeout: float | None = None, engine: str = "python") -> int:
     done: list[dict[str, Any]] = []

@@ -223,3 +223,36 @@ def test_keying_interchangeable_piles_as_one_changes_no_answer_and_searches_fewe
         nodes[together] = sum(r.nodes for r in results)
     assert answers[True] == answers[False] and UNKNOWN not in answers[True]
     assert nodes[True] < nodes[False]
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_pruning_turn_runs_natively_changes_no_answer_of_the_search_without_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, draw: int) -> None:
+    """The check that prunes (turn_runs.py), against the native search without it and the Python
+    search with it: every deal searched to the end, with and without safe moves."""
+    from cardrules import turn_runs as turn_runs_module
+
+    rules = load_ruleset(mini_klondike(tmp_path), {"draw": draw})
+    search = native_solver.NativeSearch(new_search_game(rules, 1), [], 10 ** 6, True)
+    assert sorted(search.RT) == [0, 1, 1, 2, 2, 2] and search.RZ.sum() == 2  # draw, redeal; 3 commuting
+    answers = {}
+    for pruned in (True, False):
+        monkeypatch.setattr(native_solver, "turn_runs", turn_runs_module.turn_runs if pruned else lambda rules: None)
+        answers[pruned] = [native(rules, seed, timeout=None, use_safe=use_safe).answer
+                           for seed in range(1, 21) for use_safe in (True, False)]
+    python = [solve(rules, seed=seed, thoughtful=True, timeout=None, use_safe=use_safe).answer
+              for seed in range(1, 21) for use_safe in (True, False)]
+    assert answers[True] == answers[False] == python and UNKNOWN not in python
+
+
+def test_each_engine_has_its_own_default_bound_on_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A native position costs less memory, so its default bound is higher (limits.py); an
+    explicit bound counts for both."""
+    from cardrules import solver
+
+    monkeypatch.setattr(solver, "DEFAULT_MAX_POSITIONS", 40)
+    monkeypatch.setattr(solver, "DEFAULT_MAX_POSITIONS_NATIVE", 60)
+    rules = load_ruleset("klondike-draw3")
+    assert solve(rules, seed=3, thoughtful=True, timeout=30).reason == "more than 40 positions"
+    assert native(rules, 3, timeout=30).reason == "more than 60 positions"
+    assert native(rules, 3, timeout=30, max_positions=50).reason == "more than 50 positions"
