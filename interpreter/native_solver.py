@@ -16,13 +16,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import CardrulesError
-from .turn_runs import turn_runs
 from .native import (
     MAX_MOVES,
     Native,
     NativeGame,
     Unsupported,
-    _Emitter,
     native_backend,
 )
 from .native_search import (
@@ -49,6 +47,7 @@ from .native_search import (
     S_WON,
     SCALARS,
 )
+from .turn_runs import turn_runs, variables_may_hold_piles
 
 CHUNK = 20_000  # moves between looks at the clock
 # The arrays' first sizes (each doubles when the search asks): levels of the path, the pool of
@@ -75,7 +74,6 @@ def interchangeable_piles(rules: Any) -> list[list[int]]:
     Positions that differ only by how such piles are ordered have the same futures (each is the
     other with the piles renamed), so the search keys them as one: the piles of a group sorted
     by their bottom card. A use the walk cannot place keeps the zone's piles apart."""
-    from .compiler import ANY, PILE, PILES
     from .parser import (
         Attr,
         Binary,
@@ -89,13 +87,8 @@ def interchangeable_piles(rules: Any) -> list[list[int]]:
 
     front = rules.front_end
     zones = {name for name, zone in rules.zones.items() if zone.seat_piles is None and len(zone.piles) > 1}
-    emitter = _Emitter(rules)  # what a variable of no declared type holds, as the native backend infers it
-    for name, (_, type_, _) in front.scope.variables.items():
-        try:
-            if type_ in (PILE, PILES) or (type_ == ANY and emitter.var_kind(name) not in ("int", "bool")):
-                return []
-        except Unsupported:
-            return []
+    if variables_may_hold_piles(rules):
+        return []
     if any("select" in spec for spec in front.data.get("moves", {}).values() if isinstance(spec, dict)):
         return []  # a selection's search (and its limit) goes through the piles in order
     apart: set[str] = set()

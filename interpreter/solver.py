@@ -737,7 +737,8 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     found is optimal).
 
     `use_safe=False` ignores the ruleset's `safe:` claims (every legal move is tried: slower, but
-    it checks them). `timeout` bounds the search in seconds of `clock` ("wall": elapsed time;
+    it checks them). `max_positions` bounds the positions kept (None: the engine's default, in
+    limits.py; past it the answer is `unknown`). `timeout` bounds the search in seconds of `clock` ("wall": elapsed time;
     "cpu": this process's CPU time, which a loaded machine does not eat into). A solution found
     is then shortened within `shorten_timeout` seconds of the same clock (None: a quarter of
     `timeout`; math.inf: no limit but its rounds), or at least `timeout` while it is longer than

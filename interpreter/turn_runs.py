@@ -135,6 +135,23 @@ class _Names:
         return self._bodies[name]
 
 
+def variables_may_hold_piles(rules: Any) -> bool:
+    """Might a variable hold a pile (or piles)? Then a rule can reach a pile's cards through it
+    without naming the pile's zone. Decided as the native backend types variables: declared, by
+    what they start with, else by what is set into them; a variable it cannot type might."""
+    from .compiler import ANY, PILE, PILES
+    from .native import Unsupported, _Emitter
+
+    emitter = _Emitter(rules)
+    for name, (_, type_, _) in rules.front_end.scope.variables.items():
+        try:
+            if type_ in (PILE, PILES) or (type_ == ANY and emitter.var_kind(name) not in ("int", "bool")):
+                return True
+        except Unsupported:
+            return True
+    return False
+
+
 def _effect_names(effects: Any) -> Iterable[str]:
     """Every effect name used in a list of effects, nested ones included."""
     if isinstance(effects, list):
@@ -152,13 +169,13 @@ def turn_runs(rules: Any) -> TurnRuns | None:
     no such turns or could tell the orders apart. A set of turns is the moves that name nothing
     but some zones and variables (and have `from` and `to` among those zones); a move commutes
     with them when it names none of those (but in `from`/`to`: decided per pile). Refused: more
-    than one seat or a turn's phases, `repeat`, `legal_moves()`, a trigger that may run after a
+    than one seat or a turn's phases, `repeat`, a variable that may hold a pile, `legal_moves()`, a trigger that may run after a
     turn (give it `after:`), an end condition naming what the turns use, a turn or commuting move
     with `select`, `for_seat` or an effect other than moving cards, turning them and variables.
     Where several sets of turns qualify, the one that leaves the most moves commuting counts."""
     front = rules.front_end
     data = front.data
-    if rules.max_players != 1 or rules.phases or rules.repeat is not None:
+    if rules.max_players != 1 or rules.phases or rules.repeat is not None or variables_may_hold_piles(rules):
         return None
     names = _Names(rules)
     moves = data.get("moves") or {}

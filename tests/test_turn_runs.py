@@ -55,6 +55,9 @@ def test_cascades_draw_piles_open_with_the_passes_so_nothing_commutes_with_its_t
     "end:\n  when:\n    - if: \"all(m == 'draw' for m in legal_moves())\"\n      result: lost\n",
     # two seats
     "players: 2\n",
+    # a variable holding a pile: a rule can read the waste through it without naming it
+    ("variables:\n  last:\n    initial: waste\nmoves:\n  tableau_to_tableau:\n"
+     "    when: \"fits_tableau(card, dst) and size(last) < 30\"\n"),
 ])
 def test_rules_that_could_tell_the_orders_apart_get_no_turn_runs(tmp_path: Path, text: str) -> None:
     assert turn_runs(variant(tmp_path, text)) is None
