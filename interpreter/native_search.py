@@ -22,6 +22,9 @@ FRAME_FIELDS = 12
 # What each template is to the turn runs (RT[k]): a turn, a move that may commute with them
 # (when neither of its piles is a turn's: RZ[p] == 1), or neither.
 RT_OTHER, RT_TURN, RT_COMMUTING = range(3)
+# Set in a key's word of the seat and phase (KW[CARDWORDS + len(SLOTS)]) for a position reached
+# by a turn of the stock.
+TURN_BIT = 1 << 48
 # The search's scalars (ST[f]), and what search_run returns.
 S_GEN, S_DEPTH, S_NODES, S_STOP, S_NPOS, S_USED, S_COMP, S_SAFE, S_RNG, S_WON, S_CHUNK, S_NEED = range(12)
 SCALARS = 12
@@ -30,7 +33,7 @@ DEAD = -1  # the arena's mark of a position proven lost
 MAXL = 1 << 14  # legal moves one position may have
 
 _SHARED = ("FS", "FE", "LO", "I", "POS", "INDEX", "LOW", "EVAL", "FACES", "ACT", "BASE", "TURN", "RT_OTHER",
-           "RT_TURN", "RT_COMMUTING", "S_GEN", "S_DEPTH", "S_NODES",
+           "RT_TURN", "RT_COMMUTING", "TURN_BIT", "S_GEN", "S_DEPTH", "S_NODES",
            "S_STOP", "S_NPOS", "S_USED", "S_COMP", "S_SAFE", "S_RNG", "S_WON", "S_CHUNK", "S_NEED", "R_EXHAUSTED",
            "R_CUT", "R_WON", "R_PAUSED", "R_NEED", "DEAD", "MAXL")
 
@@ -38,11 +41,11 @@ SOURCE = "\n" + "\n".join(f"{name} = {globals()[name]}" for name in _SHARED) + '
 
 
 @njit(cache=True)
-def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW, turn):
+def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW):
     """The position's key in KW: every card's pile, place and face, the variables that steer the
-    game (SLOTS), the seat to act, its phase and the seats acting for others, and `turn` (reached
-    by a turn of the stock). The piles of each group of interchangeable ones (SYMG[g, :SYML[g]])
-    count in the order of their bottom cards."""
+    game (SLOTS), the seat to act, its phase and the seats acting for others (TURN_BIT clear).
+    The piles of each group of interchangeable ones (SYMG[g, :SYML[g]]) count in the order of
+    their bottom cards."""
     for p in range(NP):
         CANON[p] = p
     for g in range(len(SYML)):
@@ -79,7 +82,7 @@ def search_key(C, N, U, V, M, SLOTS, SYMG, SYML, CANON, KEY, KW, turn):
     for s in SLOTS:
         KW[w] = V[s]
         w += 1
-    KW[w] = M[10] | (M[11] << 16) | (M[24] << 32) | (turn << 48)
+    KW[w] = M[10] | (M[11] << 16) | (M[24] << 32)
     KW[w + 1] = M[16] | (M[17] << 16) | (M[18] << 32) | (M[19] << 48)
     KW[w + 2] = M[20] | (M[21] << 16) | (M[22] << 32) | (M[23] << 48)
 
@@ -272,7 +275,7 @@ def search_begin(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP,
                  MC, LS, SK, jitter, RT, RZ, ST):
     """Start a restart from the position at level 0: R_EXHAUSTED when it was proven lost before."""
     ST[S_COMP] = 0
-    search_key(LC[0], LN[0], LU[0], LV[0], LM[0], SLOTS, SYMG, SYML, CANON, KEY, KW, 0)
+    search_key(LC[0], LN[0], LU[0], LV[0], LM[0], SLOTS, SYMG, SYML, CANON, KEY, KW)
     found = lookup(KW, KEYS, TABLE)
     if found >= 0 and PVAL[found] == DEAD:
         ST[S_DEPTH] = -1
@@ -350,18 +353,15 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
         steps += 1
         found = -1
         if LM[c, 0] == 0:  # a position searched before costs no listing of its moves
-            if turn == 1:  # reached by a turn: searched with every move, it counts as well
-                search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW, 0)
+            search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW)
+            # Reached by a turn: the position searched with every move counts as well, then the
+            # position as reached by a turn (searched with fewer moves) is looked up.
+            for t in range(turn + 1):
+                if t == 1:
+                    KW[CARDWORDS + len(SLOTS)] |= TURN_BIT
                 found = lookup(KW, KEYS, TABLE)
-                if found >= 0:
-                    if PVAL[found] == DEAD:
-                        continue
-                    if PGEN[found] == gen:
-                        if PVAL[found] < FR[d, LOW]:
-                            FR[d, LOW] = PVAL[found]
-                        continue
-            search_key(LC[c], LN[c], LU[c], LV[c], LM[c], SLOTS, SYMG, SYML, CANON, KEY, KW, turn)
-            found = lookup(KW, KEYS, TABLE)
+                if found >= 0 and (PVAL[found] == DEAD or PGEN[found] == gen):
+                    break
             if found >= 0:
                 if PVAL[found] == DEAD:
                     continue

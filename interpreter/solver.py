@@ -443,19 +443,24 @@ class _Search:
 
     # -- positions ----------------------------------------------------------------------------
 
-    def key(self, after_turn: bool = False) -> Any:
-        """The position's key; `after_turn`: reached by a turn of the stock (searched with fewer
-        moves, so not the same node as the position reached otherwise)."""
+    def key(self) -> Any:
+        """The position's key (its last item False: see `turned_key`)."""
         S = self.state
         V = S.vars
         values = tuple([V[i] for i in self.slots])
         piles: Any = b"\xff".join(map(bytes, S.piles)) if self.small_deck else tuple(map(tuple, S.piles))
-        key: Any = (piles, bytes(S.up), values, S.current, S.phase, S.frames, after_turn)
+        key: Any = (piles, bytes(S.up), values, S.current, S.phase, S.frames, False)
         try:
             hash(key)
         except TypeError:  # a variable holding a list
-            key = (piles, bytes(S.up), repr(values), S.current, S.phase, S.frames, after_turn)
+            key = (piles, bytes(S.up), repr(values), S.current, S.phase, S.frames, False)
         return key
+
+    @staticmethod
+    def turned_key(key: Any) -> Any:
+        """The key of the position as reached by a turn of the stock: searched with fewer moves,
+        so not the same node as the position reached otherwise."""
+        return key[:-1] + (True,)
 
     def so_far(self) -> int:
         """The score now (before any end-of-game effects)."""
@@ -631,11 +636,13 @@ class _Search:
                 score = self.so_far()
                 if score < frame.score:
                     self.monotone = False
-            key = self.key(after_turn)
+            key = every_move = self.key()
+            if after_turn:
+                key = self.turned_key(key)
             if lazy:
                 # Reached by a turn, the position searched with every move counts as well.
                 if not game.is_over and (self.seen_before(key, score, frame)
-                                         or after_turn and self.seen_before(self.key(), score, frame)):
+                                         or after_turn and self.seen_before(every_move, score, frame)):
                     game.undo(frame.legal)
                     continue
                 game.settle()

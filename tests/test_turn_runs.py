@@ -87,7 +87,7 @@ def test_after_a_turn_the_search_tries_no_move_that_commutes_with_the_turns() ->
         commuting = [m for m in legal if runs.commutes(m.template, m.src, m.dst)]
         if not commuting:
             continue
-        tried = search.frame(search.key(True), 0, 0, after_turn=True).todo
+        tried = search.frame(search.turned_key(search.key()), 0, 0, after_turn=True).todo
         assert not any(runs.commutes(m.template, m.src, m.dst) for m in tried)
         assert len(tried) == len(legal) - len(commuting)
         assert len(search.frame(search.key(), 0, 0).todo) == len(legal)  # not after a turn: every move
