@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .actions import action_space
 from .errors import ArgumentError, IllegalMoveError, SetupError, printable, unknown
 from .movegen import BLIND
 from .ruleset import CycleRule, Ruleset, runtime_error
@@ -910,6 +911,43 @@ class Game:
                 other.history[index] = self.history[index].concealed()
         other._legal, other._seat_legal = None, {}
         return other
+
+    # -- moves as numbers (actions.py) --------------------------------------------------------
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the ruleset's fixed action space: every action number is below it."""
+        return self.rules.num_actions
+
+    def action(self, move: Move) -> int:
+        """A move's action number (its seat: `move.actor` in a simultaneous game, else the seat to act)."""
+        if not isinstance(move, Move):
+            raise ArgumentError(_not_a_move(move))
+        if move.rules is not self.rules:
+            raise ArgumentError(self._foreign(move))
+        return action_space(self.rules).number(move, move.actor if move.actor >= 0 else self.state.current)
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The action numbers of `legal_moves(seat)`, in the same order."""
+        moves = self.legal_moves(seat)
+        number = action_space(self.rules).number
+        acting = self.state.current if seat is None else seat
+        return [number(move, acting) for move in moves]
+
+    def action_move(self, action: int, seat: int | None = None) -> Move:
+        """The legal move (of the seat to act, or of `seat`) whose action number is `action`;
+        an `IllegalMoveError` if none is (an `ArgumentError` if it is no action number at all)."""
+        space = action_space(self.rules)
+        action = space.check(action)
+        for move, number in zip(self.legal_moves(seat), self.legal_actions(seat)):
+            if number == action:
+                return move
+        name = self.rules.moves[space.template_of(action)].name
+        raise IllegalMoveError(f"action {action} (a '{name}' move) is not legal now")
+
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        """Apply the legal move whose action number is `action` (see `action_move`)."""
+        self.apply(self.action_move(action, seat))
 
     # -- moves as text --------------------------------------------------------------------
 

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import CardrulesError, SourcePos
+from .actions import action_space
+from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .native_search import SOURCE as SEARCH_SOURCE
 from .parser import (
     Attr,
@@ -1694,14 +1695,30 @@ class NativeGame:
         except self.native.module.Stop as exc:
             raise NativeStop(f"compiled code stopped: {exc}") from None
 
-    def legal_actions(self) -> list[int]:
+    def legal_codes(self) -> list[int]:
+        """The legal moves as the compiled code numbers them (`Native.code`), in its order."""
         return [int(a) for a in self.out[:self.cnt]]
 
-    def apply_action(self, action: int) -> None:
-        if action not in self.out[:self.cnt]:
-            raise CardrulesError(f"action {action} is not legal now")
+    def apply_code(self, code: int) -> None:
+        """Apply the legal move the compiled code numbers `code`."""
+        if code not in self.out[:self.cnt]:
+            raise IllegalMoveError(f"move code {code} is not legal now")
         self.cnt = self._call("step", self.C, self.N, self.U, self.V, self.O, self.M, self.out, self.cnt, self.CK,
-                              self.BK, self.KEY, self.MC, self.TMP, action)
+                              self.BK, self.KEY, self.MC, self.TMP, code)
+
+    def legal_actions(self) -> list[int]:
+        """The legal moves' action numbers (`actions.py`: the same as the Python backend's `Game`)."""
+        space, seat = action_space(self.native.rules), int(self.M[CURRENT])
+        return [space.number(self.native.move_fields(code), seat) for code in self.legal_codes()]
+
+    def apply_action(self, action: int) -> None:
+        """Apply the legal move whose action number is `action`."""
+        action = action_space(self.native.rules).check(action)
+        for code, number in zip(self.legal_codes(), self.legal_actions()):
+            if number == action:
+                self.apply_code(code)
+                return
+        raise IllegalMoveError(f"action {action} is not legal now")
 
     @property
     def is_over(self) -> bool:
@@ -1747,6 +1764,19 @@ class NativeGame:
         return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
 
 
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    """A move's fields, as `engine.Move` has them (for `actions.ActionSpace.number`)."""
+
+    template: int
+    src: int
+    count: int
+    dst: int
+    selection: tuple[tuple[int, int], ...]
+    pick: int | None
+    seat: int
+
+
 def _int_of(value: Any) -> int:
     if value is None:
         return NO_INT
@@ -1777,14 +1807,28 @@ class Native:
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
         self.selection_radix = self.cap1 ** widest
 
-    def action(self, move: Any) -> int:
-        """A move's action number (as the compiled code lists it)."""
+    def code(self, move: Any) -> int:
+        """A move's number as the compiled code lists it (sparse, with every field; the API's
+        action numbers are `actions.py`'s)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
                    * (self.cap1 + 1) + pick + 2) * (self.rules.max_players + 1) + move.seat + 1)
         piles = self.select_piles.get(move.template, [])
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
         return number * self.selection_radix + selection
+
+    def move_fields(self, code: int) -> _Fields:
+        """The move the compiled code numbers `code`, field by field (the inverse of `code`)."""
+        code, selection = divmod(code, self.selection_radix)
+        code, seat = divmod(code, self.rules.max_players + 1)
+        code, pick = divmod(code, self.cap1 + 1)
+        code, count = divmod(code, self.cap1)
+        code, dst = divmod(code, self.np1)
+        template, src = divmod(code, self.np1)
+        piles = self.select_piles.get(template, [])
+        chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
+        return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]),
+                       None if pick == 0 else pick - 2, seat - 1)
 
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""
@@ -1844,7 +1888,7 @@ class Mismatch(CardrulesError):
 def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> int:
     """Play `game` to its end through both backends at once, `choose` picking each move among the
     Python backend's legal moves, and compare them at every step: the legal moves (as action
-    numbers, in order), the piles, faces and variables, then the outcome, reason and score.
+    numbers, in order, and as the API's action numbers), the piles, faces and variables, then the outcome, reason and score.
     Returns the moves played; raises `Mismatch` at the first difference."""
     position = native.start(game)
     steps = 0
@@ -1856,13 +1900,14 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
 
     while True:
         legal = game.legal_moves()
-        check("the legal moves", [native.action(m) for m in legal], position.legal_actions())
+        check("the legal moves", [native.code(m) for m in legal], position.legal_codes())
+        check("the action numbers", game.legal_actions(), position.legal_actions())
         check("the end", game.is_over, position.is_over)
         if game.is_over:
             break
         move = choose(legal)
         game.apply(move)
-        position.apply_action(native.action(move))
+        position.apply_code(native.code(move))
         steps += 1
         check("the piles", [list(p) for p in game.state.piles], position.piles())
         check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])

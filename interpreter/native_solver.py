@@ -329,7 +329,7 @@ class NativeSearch:
         found: list[Any] = []
         try:
             for a in actions:
-                move = next((m for m in game.legal_moves() if self.native.action(m) == a), None)
+                move = next((m for m in game.legal_moves() if self.native.code(m) == a), None)
                 if move is None:
                     raise CardrulesError(f"the native search's move {a} is not legal in the Python game "
                                          f"after {len(found)} moves (a bug of the native backend)")

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        variable_reads)
+from .actions import action_space
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
@@ -100,6 +101,9 @@ class MoveTemplate:
     # Its effects and the triggers that follow it as one generated function (applygen.py), or None.
     apply: Callable[..., None] | None = None
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
+    for_seat: bool = False     # the move chooses a seat (`for_seat`)
+    select_piles: tuple[int, ...] = ()  # `select`: the piles it may choose, in order, and what each gives
+    select_take: str = ""
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,11 @@ class Ruleset:
         self.front_end: Any = None
         # Other backends built for this ruleset, by name (`native.native_backend`'s), or why not.
         self.backends: dict[str, Any] = {}
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the fixed action space (`actions.py`): every move's action number is below it."""
+        return action_space(self).size
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
                  persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
@@ -977,6 +986,10 @@ class _Builder:
                 template.seat_sources = self.seat_zone_piles(path + ("from",))
             if targets:
                 template.seat_targets = self.seat_zone_piles(path + ("to",))
+            template.for_seat = "for_seat" in spec
+            if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
+                template.select_piles = self.zone_piles(path + ("select", "from"))
+                template.select_take = spec["select"].get("take", "top")
             template.enumerate = self.movegen.template(template, path, spec, scope)
             template.named_text = len(sources) <= 1 and len(targets) <= 1
             if "safe" in spec:

@@ -403,6 +403,7 @@ def test_the_blind_offer_does_not_depend_on_which_cards_are_hidden(tmp_path: Pat
     two.state.piles[stock] = list(reversed(two.state.piles[stock]))  # the same cards, hidden in another order
     two._legal = None
     assert [m.text() for m in one.legal_moves()] == [m.text() for m in two.legal_moves()]
+    assert one.legal_actions() == two.legal_actions()  # the action numbers name no hidden card either
 
 
 def test_a_condition_on_the_card_offers_no_hidden_card_at_all(tmp_path: Path) -> None:

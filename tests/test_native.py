@@ -145,6 +145,26 @@ def test_the_compiled_module_is_cached_under_the_hash_of_its_source() -> None:
     assert any(path.read_text() == backend.source for path in cached)
 
 
+def test_a_native_position_takes_the_action_numbers_of_the_python_game() -> None:
+    from cardrules.errors import ArgumentError, IllegalMoveError
+
+    rules = load_ruleset("klondike", {"draw": 3})
+    game = rules.new_game(seed=9)
+    position = native_backend(rules).start(game)
+    rng = random.Random(9)
+    for _ in range(80):
+        assert position.legal_actions() == game.legal_actions()
+        action = rng.choice(game.legal_actions())
+        position.apply_action(action)
+        game.apply_action(action)
+        assert position.piles() == [list(p) for p in game.state.piles]
+    with pytest.raises(ArgumentError, match="there is no action -1"):
+        position.apply_action(-1)
+    illegal = next(a for a in range(rules.num_actions) if a not in game.legal_actions())
+    with pytest.raises(IllegalMoveError, match=f"action {illegal} is not legal now"):
+        position.apply_action(illegal)
+
+
 def test_native_random_playouts_make_the_moves_of_the_python_random_bot() -> None:
     from cardrules.bots import RandomBot
 
