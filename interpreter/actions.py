@@ -35,40 +35,43 @@ from .errors import ArgumentError
 
 @dataclass(frozen=True)
 class _Block:
-    """One move template's numbers: its offset and the radix of each field."""
+    """One move template's numbers: where they start, how many, and the weight of each field."""
 
     offset: int
-    sources: tuple[dict[int, int], ...]  # for each acting seat: pile -> place among its `from` piles
-    targets: tuple[dict[int, int], ...]
-    source_count: int
-    target_count: int
-    counts: int               # packet sizes told apart (`take: run`), else 1
-    picks: int                # `take: any`: cards + 1 (blind), else 1
-    seats: int                # `for_seat`: seats, else 1
-    selected: tuple[int, ...]  # `select`: the piles, in order
-    select_digits: int         # values of one select pile's digit
     size: int
+    # For each acting seat: source pile (-1 without `from`) -> offset + its place x its weight;
+    # destination pile -> its place x its weight.
+    sources: tuple[dict[int, int], ...]
+    targets: tuple[dict[int, int], ...]
+    count_weight: int    # `take: run`: (packet size - 1) x this; 0 for other takes
+    pick_weight: int     # `take: any`: (card + 1, 0 blind) x this
+    seat_weight: int     # `for_seat`: the chosen seat x this
+    selected: tuple[int, ...]  # `select`: the piles, in order, each one digit
+    select_digits: int         # values of one such digit
 
 
 class ActionSpace:
     """The fixed action numbers of one loaded ruleset (see the module's docstring)."""
 
     def __init__(self, rules: Any) -> None:
-        ncards = len(rules.deck)
+        ncards, seats = len(rules.deck), rules.max_players
         blocks: list[_Block] = []
         offset = 0
         for template in rules.moves:
-            sources = _places(template.seat_sources or (template.sources,))
-            targets = _places(template.seat_targets or (template.targets,))
-            counts = ncards if template.take == "run" else 1
-            picks = ncards + 1 if template.take == "any" else 1
-            seats = rules.max_players if template.for_seat else 1
             digits = ncards + 1 if template.select_take == "run" else 2
-            source_count, target_count = max(map(len, sources)), max(map(len, targets))
-            size = (max(source_count, 1) * max(target_count, 1) * counts * picks * seats
-                    * digits ** len(template.select_piles))
-            blocks.append(_Block(offset, sources, targets, source_count, target_count, counts, picks, seats,
-                                 template.select_piles, digits, size))
+            weight = digits ** len(template.select_piles)
+            seat_weight = weight if template.for_seat else 0
+            weight *= seats if template.for_seat else 1
+            pick_weight = weight if template.take == "any" else 0
+            weight *= ncards + 1 if template.take == "any" else 1
+            count_weight = weight if template.take == "run" else 0
+            weight *= ncards if template.take == "run" else 1
+            targets, target_places = _weights(template.seat_targets, template.targets, seats, 0, weight)
+            weight *= target_places
+            sources, source_places = _weights(template.seat_sources, template.sources, seats, offset, weight)
+            size = weight * source_places
+            blocks.append(_Block(offset, size, sources, targets, count_weight, pick_weight, seat_weight,
+                                 template.select_piles, digits))
             offset += size
         self.blocks = blocks
         self.size = offset
@@ -77,19 +80,23 @@ class ActionSpace:
         """The action number of a move of the ruleset made by `seat` (the seat to act; in a
         simultaneous game, `move.actor`)."""
         block = self.blocks[move.template]
-        sources = block.sources[seat if len(block.sources) > 1 else 0]
-        targets = block.targets[seat if len(block.targets) > 1 else 0]
-        a = sources.get(move.src, 0)
-        a = a * max(block.target_count, 1) + targets.get(move.dst, 0)
-        a = a * block.counts + (move.count - 1 if block.counts > 1 else 0)
-        a = a * block.picks + (move.pick + 1 if block.picks > 1 else 0)
-        a = a * block.seats + (move.seat if block.seats > 1 else 0)
+        try:
+            a = block.sources[seat][move.src] + block.targets[seat][move.dst]
+        except (KeyError, IndexError):
+            raise ArgumentError(f"seat {seat + 1} cannot make a '{move.name}' move between these piles") from None
+        if block.count_weight:
+            a += (move.count - 1) * block.count_weight
+        if block.pick_weight:
+            a += (move.pick + 1) * block.pick_weight
+        if block.seat_weight:
+            a += move.seat * block.seat_weight
         if block.selected:
-            chosen = dict(move.selection)
+            chosen, digits, digit = dict(move.selection), block.select_digits, 0
             for pile in block.selected:
                 count = chosen.get(pile, 0)
-                a = a * block.select_digits + (count if block.select_digits > 2 else int(count > 0))
-        return block.offset + a
+                digit = digit * digits + (count if digits > 2 else int(count > 0))
+            a += digit
+        return a
 
     def template_of(self, action: int) -> int:
         """The move template whose block holds `action` (which must be in range)."""
@@ -112,8 +119,14 @@ class ActionSpace:
         return action
 
 
-def _places(piles_by_seat: tuple[tuple[int, ...], ...]) -> tuple[dict[int, int], ...]:
-    return tuple({pile: i for i, pile in enumerate(piles)} for piles in piles_by_seat)
+def _weights(by_seat: tuple[tuple[int, ...], ...] | None, piles: tuple[int, ...], seats: int, base: int,
+             weight: int) -> tuple[tuple[dict[int, int], ...], int]:
+    """For each seat, pile -> base + its place x weight (-1 -> base without piles); and the places."""
+    lists = by_seat or (piles,) * seats
+    if not piles:
+        return ({-1: base},) * seats, 1
+    places = max(len(seat_piles) for seat_piles in lists)
+    return tuple({pile: base + i * weight for i, pile in enumerate(seat_piles)} for seat_piles in lists), places
 
 
 def action_space(rules: Any) -> ActionSpace:

@@ -326,6 +326,7 @@ class Game:
         self._knowers: dict[int, frozenset[int | None]] = {}
         self._legal: list[Move] | None = None  # the moves of the seat to act
         self._seat_legal: dict[int, list[Move]] = {}  # a simultaneous game's other seats' moves
+        self._numbered: tuple[list[Move], list[int]] | None = None  # a listing and its action numbers
         S = self.state
         for variable in rules.variables.values():
             count = self.players if variable.per_player else 1
@@ -869,6 +870,7 @@ class Game:
         other._keys = list(self._keys)
         other._legal = list(self._legal) if self._legal is not None else None
         other._seat_legal = {}
+        other._numbered = None
         other.persisted_start = self.persisted_start
         return other
 
@@ -929,21 +931,35 @@ class Game:
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The action numbers of `legal_moves(seat)`, in the same order."""
+        return list(self._numbered_listing(seat)[1])
+
+    def _numbered_listing(self, seat: int | None) -> tuple[list[Move], list[int]]:
+        """`legal_moves(seat)` and their numbers, kept with the listing they number (so that
+        `apply_action` after `legal_actions` numbers the moves once)."""
         moves = self.legal_moves(seat)
+        S = self.state
+        listed = self._legal if seat is None or seat == S.current else self._seat_legal.get(seat)
+        kept = self._numbered
+        if kept is not None and listed is not None and kept[0] is listed:
+            return moves, kept[1]
         number = action_space(self.rules).number
-        acting = self.state.current if seat is None else seat
-        return [number(move, acting) for move in moves]
+        acting = S.current if seat is None else seat
+        numbers = [number(move, acting) for move in moves]
+        if listed is not None:
+            self._numbered = (listed, numbers)
+        return moves, numbers
 
     def action_move(self, action: int, seat: int | None = None) -> Move:
         """The legal move (of the seat to act, or of `seat`) whose action number is `action`;
         an `IllegalMoveError` if none is (an `ArgumentError` if it is no action number at all)."""
         space = action_space(self.rules)
         action = space.check(action)
-        for move, number in zip(self.legal_moves(seat), self.legal_actions(seat)):
-            if number == action:
-                return move
-        name = self.rules.moves[space.template_of(action)].name
-        raise IllegalMoveError(f"action {action} (a '{name}' move) is not legal now")
+        moves, numbers = self._numbered_listing(seat)
+        try:
+            return moves[numbers.index(action)]
+        except ValueError:
+            name = self.rules.moves[space.template_of(action)].name
+            raise IllegalMoveError(f"action {action} (a '{name}' move) is not legal now") from None
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Apply the legal move whose action number is `action` (see `action_move`)."""
