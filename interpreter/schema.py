@@ -14,7 +14,7 @@ import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from .errors import RulesetError
+from .errors import RulesetError, shortened
 from .memo import Memo
 from .resources import grammar_dir
 
@@ -97,10 +97,53 @@ def validate(doc: Document, kind: str) -> None:
         return (pos.line, pos.col, -len(e.absolute_path))
 
     error = min(errors, key=order)
-    if error.validator == "oneOf" and error.context:
-        from jsonschema.exceptions import best_match
+    while error.validator == "oneOf" and error.context:
+        chosen = _chosen_alternative(error)
+        if isinstance(chosen, str):  # a mapping (or a name) that is none of the alternatives
+            unknown = next((k for k in error.instance if not _names_alternative(error, k)), None) \
+                if isinstance(error.instance, dict) else None
+            path = tuple(error.absolute_path) + ((unknown,) if unknown is not None else ())
+            raise RulesetError(chosen, doc.pos(path, key=unknown is not None))
+        if chosen is None:
+            from jsonschema.exceptions import best_match
 
-        deeper = best_match(error.context)
-        path = tuple(error.absolute_path) + tuple(deeper.relative_path)
-        raise RulesetError(f"{_describe(deeper)}", doc.pos(path))
+            deeper = best_match(error.context)
+            path = tuple(error.absolute_path) + tuple(deeper.relative_path)
+            raise RulesetError(f"{_describe(deeper)}", doc.pos(path))
+        error = min(chosen, key=order)  # the errors inside the alternative the entry names
     raise RulesetError(_describe(error), doc.pos(_error_path(error), key=error.validator == "additionalProperties"))
+
+
+def _alternatives(error: ValidationError) -> list[tuple[int, list[str], Any]]:
+    """A `oneOf`'s alternatives that a mapping's keys tell apart: (index, required keys, const)."""
+    return [(i, list(alt.get("required", [])), alt.get("const")) for i, alt in enumerate(error.validator_value)
+            if isinstance(alt, dict)]
+
+
+def _names_alternative(error: ValidationError, key: Any) -> bool:
+    return any(key in required for _, required, _ in _alternatives(error))
+
+
+def _chosen_alternative(error: ValidationError) -> list[ValidationError] | str | None:
+    """For a `oneOf` whose alternatives are told apart by a key (an effect is `{move: ...}`,
+    `{turn_up: ...}`, ... or the name `move`): the errors inside the alternative the entry names,
+    or, when it names none, the message saying so and what it may be; None for other `oneOf`s."""
+    alternatives = _alternatives(error)
+    keyed = [(i, required) for i, required, _ in alternatives if required]
+    if len(keyed) < 2:
+        return None
+    names = sorted({str(c) for _, _, c in alternatives if isinstance(c, str)} | {r[0] for _, r in keyed})
+    what = error.schema.get("title", "entry")
+    instance = error.instance
+    if isinstance(instance, dict):
+        matching = sorted((not all(k in instance for k in required), i) for i, required in keyed if required[0] in instance)
+        if matching:
+            inside = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == matching[0][1]]
+            return inside or None
+        first = next(iter(instance), None)
+        return f"unknown {what} {shortened(repr(first))}: {what}s are {', '.join(names)}"
+    if isinstance(instance, str) and not any(c == instance for _, _, c in alternatives):
+        return f"unknown {what} {shortened(repr(instance))}: {what}s are {', '.join(names)}"
+    if not isinstance(instance, str):
+        return f"{what} {shortened(repr(instance))} is not a name or a mapping: {what}s are {', '.join(names)}"
+    return None
