@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .compiler import names_in
 from .errors import RulesetRuntimeError, SourcePos
-from .limits import INT_MAX, INT_MIN
+from .limits import INT_MAX, INT_MIN, MAX_TRIGGER_PASSES
 
 if TYPE_CHECKING:
     from .compiler import Span
@@ -94,6 +94,7 @@ class TriggerBody:
     var: str
     test: Expr | None
     body: tuple[Any, ...]
+    too_long: Callable[[], None] | None = None  # with `repeat`: raised after MAX_TRIGGER_PASSES passes
 
 
 class _CannotInline(Exception):
@@ -233,18 +234,31 @@ class ApplyGenerator:
         if not isinstance(info, TriggerBody):
             raise _CannotInline
         indent = "    "
+        if info.too_long is not None:  # `repeat`: passes until nothing applies (or too many)
+            passes = self._fresh()
+            lines += [f"{indent}for {passes} in range({MAX_TRIGGER_PASSES + 1}):",
+                      f"{indent}    if {passes} == {MAX_TRIGGER_PASSES}: CONSTS[{len(self.consts)}]()"]
+            self.consts.append(info.too_long)
+            indent += "    "
         if info.items is not None:
             if info.var in bound:
                 raise _CannotInline
             items = self._value(info.items, lines, indent, bound | {info.var})
+            if info.too_long is not None:
+                lines.append(f"{indent}if not {items}: break")
             lines.append(f"{indent}for {info.var} in {items}:")
             self.effects(info.body, lines, indent + "    ", bound | {info.var}, False)
             lines.append(f"{indent}    pass")
         elif info.test is not None:
             test = self._value(info.test, lines, indent, bound)
-            lines.append(f"{indent}if {test}:")
-            self.effects(info.body, lines, indent + "    ", bound, False)
-            lines.append(f"{indent}    pass")
+            if info.too_long is not None:
+                lines.append(f"{indent}if not {test}: break")
+                self.effects(info.body, lines, indent, bound, False)
+                lines.append(f"{indent}pass")
+            else:
+                lines.append(f"{indent}if {test}:")
+                self.effects(info.body, lines, indent + "    ", bound, False)
+                lines.append(f"{indent}    pass")
         else:
             self.effects(info.body, lines, indent, bound, False)
 

@@ -128,7 +128,7 @@ class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
-                 "journal", "marks", "deck_order", "players", "lister")
+                 "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -137,6 +137,8 @@ class State:
         self.current = 0
         self.phase = 0  # index into the ruleset's turn phases (0 when it has none)
         self.frames: tuple[tuple[int, int], ...] = ()  # (seat, phase) to return to after an `act`
+        self.next_seat = -1  # the seat that takes the next turn (`turn_to`), -1: the next in order
+        self.direction = 1   # the order of the turns: 1 up the seats, -1 down them (`reverse`)
         self.over = False
         self.outcome: str | None = None
         self.reason = ""
@@ -156,6 +158,7 @@ class State:
         other.current = self.current
         other.phase = self.phase
         other.frames = self.frames
+        other.next_seat, other.direction = self.next_seat, self.direction
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
@@ -206,6 +209,11 @@ class State:
         self.journal.append(("frames", self.frames))
         self.frames = frames
 
+    def set_turn_order(self, next_seat: int, direction: int) -> None:
+        """Say who takes the next turn (-1: the next seat in order) and which way the order runs."""
+        self.journal.append(("turn", self.next_seat, self.direction))
+        self.next_seat, self.direction = next_seat, direction
+
     def set_var(self, slot: int, value: Any) -> None:
         self.journal.append(("var", slot, self.vars[slot]))
         self.vars[slot] = value
@@ -240,6 +248,8 @@ class State:
                 self.vars[entry[1]] = entry[2]
             elif kind == "frames":
                 self.frames = entry[1]
+            elif kind == "turn":
+                self.next_seat, self.direction = entry[1], entry[2]
             else:
                 _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
 
@@ -347,6 +357,15 @@ class Game:
             effect(S, env)
         if rules.phases:
             S.current, S.phase = 0, min(set(range(len(rules.phases))) - rules.interrupt_phases)
+        starting = [trigger for trigger in rules.triggers if trigger.at_start]
+        if starting:  # `at_start` triggers: once the deal is done, before anyone moves
+            rules.meter.reset()
+            start_env: dict[str, Any] = {"player": S.current, "move": ""}
+            for trigger in starting:
+                trigger.run(S, start_env)
+        if S.next_seat >= 0:  # the start chose who moves first (`turn_to`)
+            S.current, S.next_seat = S.next_seat, -1
+        if rules.phases:
             self._skip_optional_phases()
         S.journal.clear()
         self._listed = None  # keyed by the journal's length, which starts again here
@@ -665,7 +684,12 @@ class Game:
         while first in rules.interrupt_phases:
             first += 1
         if rules.rotation:
-            S.set_current((S.current + 1) % self.players, first)
+            following = S.next_seat
+            if following >= 0:  # `turn_to` chose the seat
+                S.set_turn_order(-1, S.direction)
+            else:
+                following = (S.current + S.direction) % self.players
+            S.set_current(following, first)
         elif rules.phases:
             S.set_current(S.current, first)
 
@@ -696,7 +720,7 @@ class Game:
     def _position_key(self) -> Any:
         """The whole position (`end.repeat`): the cards, the variables and who is to act in which phase."""
         S = self.state
-        return (*self._cards_key(), tuple(S.vars), S.current, S.phase, S.frames)
+        return (*self._cards_key(), tuple(S.vars), S.current, S.phase, S.frames, S.next_seat, S.direction)
 
     def _count_position(self) -> bool:
         """Count the position reached (only for rulesets with `end.repeat`)."""

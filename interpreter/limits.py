@@ -43,6 +43,9 @@ MAX_SELECT_LIMIT = 1_000_000      # the highest `select.limit`
 # Steps (loop iterations of the enumerators and comprehensions, selections tried) that one
 # listing of the legal moves, one move with its triggers, or one end check may take.
 MAX_STEPS = 1_000_000
+# Passes of one `repeat` trigger after one move (or at the start): one that still applies after
+# them is a run-time error naming it, never a hang.
+MAX_TRIGGER_PASSES = 10_000
 
 # -- the solver (`cardrules solve`) -----------------------------------------------------------
 DEFAULT_MAX_POSITIONS = 4_000_000  # positions kept before the search gives up (answer: unknown)

@@ -36,6 +36,7 @@ from typing import Any
 
 from .actions import action_space
 from .errors import CardrulesError, IllegalMoveError, SourcePos
+from .limits import MAX_TRIGGER_PASSES
 from .native_search import SOURCE as SEARCH_SOURCE
 from .parser import (
     Attr,
@@ -58,10 +59,12 @@ NO_STR = -1  # a string that is `none`
 # The meta fields of a game (`M`): 0-9 the end and the cycle; 10 the seat to act, 11 its phase,
 # 12 the seats in the game, 13 the winners an end condition named (a bit mask, -1: none named),
 # 14 and 15 whether the move being applied used `act` or `end_turn`, 16-23 the (seat, phase) pairs
-# to return to after `act`, 24 how many.
+# to return to after `act`, 24 how many; 26 the seat `turn_to` chose for the next turn (-1: none),
+# 27 the direction of the turns (1, or -1 once `reverse`d).
 OVER, RESULT, REASON, MOVES, MAX_MOVES, LAST, CYCLE, BEGIN, SEEN, STOP = range(10)
 CURRENT, PHASE, PLAYERS, WINNERS, ACTED, END_TURN, FRAMES, NFRAMES = 10, 11, 12, 13, 14, 15, 16, 24
-META = 26
+NEXT_SEAT, DIRECTION = 26, 27
+META = 28
 CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
@@ -275,6 +278,8 @@ class _Emitter:
             return _Val("seats", "M[12]")
         if name == "phase" and rules.phases:
             return _Val("str", "PHASE_NAMES[M[11]]")
+        if name == "direction" and rules.rotation:
+            return _int("M[27]")
         if name in rules.variables:
             return self.variable(name, env["player"].code if rules.variables[name].per_player else "")
         if name in rules.zones:
@@ -1138,6 +1143,11 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             return [f"{indent}act(M, {seat}, {phase})"]
         if kind == "end_turn":
             return [f"{indent}M[15] = 1"]
+        if kind == "turn_to":
+            seat = self.checked(self.expr(self.parse(path + ("turn_to",)), env, "int"))
+            return [f"{indent}turn_to(M, {seat})"]
+        if kind == "reverse":
+            return [f"{indent}M[27] = -M[27]"]
         if kind == "move_chosen":  # each chosen pile's cards, in the order chosen
             k = self.template_index(path)
             options = spec["move_chosen"] or {}
@@ -1264,6 +1274,12 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 lines.append(f"    if k in {ks!r}:" if len(ks) > 1 else f"    if k == {ks[0]}:")
                 indent = "        "
             trigger_env = env
+            repeat = bool(spec.get("repeat", False))
+            if repeat:  # passes until nothing applies; too many stop, and Python says where
+                passes = self.fresh("passes")
+                lines += [f"{indent}for {passes} in range({MAX_TRIGGER_PASSES + 1}):",
+                          f"{indent}    if {passes} == {MAX_TRIGGER_PASSES}: raise Stop('a repeat trigger')"]
+                indent += "    "
             if "for" in spec:
                 name, items = self.loop(path + ("for",), trigger_env)
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
@@ -1276,14 +1292,19 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 else:
                     lines += [f"{indent}{chosen} = np.empty({items.hi} - ({items.lo}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.arr}[{items.lo}:{items.hi}]:"]
-                lines += [f"{indent}    if {test}:", f"{indent}        {chosen}[{count}] = {x}; {count} += 1",
-                          f"{indent}for {x} in {chosen}[:{count}]:"]
+                lines += [f"{indent}    if {test}:", f"{indent}        {chosen}[{count}] = {x}; {count} += 1"]
+                if repeat:
+                    lines.append(f"{indent}if {count} == 0: break")
+                lines.append(f"{indent}for {x} in {chosen}[:{count}]:")
                 lines += self.effects(path + ("do",), inner, indent + "    ")
             else:
                 if "when" in spec:
                     test = self.expr(self.parse(path + ("when",)), trigger_env, "bool").code
-                    lines.append(f"{indent}if {test}:")
-                    indent += "    "
+                    if repeat:
+                        lines.append(f"{indent}if not ({test}): break")
+                    else:
+                        lines.append(f"{indent}if {test}:")
+                        indent += "    "
                 lines += self.effects(path + ("do",), trigger_env, indent)
         return "\n".join(lines) + "\n"
 
@@ -1438,7 +1459,11 @@ def next_phase(M, end_turn):
     while first < NPHASES and INTERRUPT[first] == 1:
         first += 1
     if ROTATION:
-        M[10] = (M[10] + 1) % M[12]
+        if M[26] >= 0:  # `turn_to` chose the seat
+            M[10] = M[26]
+            M[26] = -1
+        else:
+            M[10] = (M[10] + M[27]) % M[12]
         M[11] = first
     elif NPHASES > 0:
         M[11] = first
@@ -1673,6 +1698,7 @@ class NativeGame:
         for i, (seat, phase) in enumerate(S.frames):
             self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
         self.M[NFRAMES] = len(S.frames)
+        self.M[NEXT_SEAT], self.M[DIRECTION] = S.next_seat, S.direction
         # A game over before it starts (no move at the deal) keeps the Python game's ending.
         self.ended = (S.outcome, S.reason) if S.over else None
         self.out = np.zeros(native.max_legal, dtype=np.int64)
@@ -1912,8 +1938,9 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
         check("the piles", [list(p) for p in game.state.piles], position.piles())
         check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])
         check("the variables", [_int_of(v) for v in game.state.vars], [int(v) for v in position.V[:len(game.state.vars)]])
-        check("the seat to act and its phase", (game.state.current, game.state.phase),
-              (int(position.M[CURRENT]), int(position.M[PHASE])))
+        check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
+              game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
+              int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])

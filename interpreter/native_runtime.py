@@ -165,6 +165,14 @@ def seat_mask(seat):
 
 
 @njit(cache=True)
+def turn_to(M, seat):
+    """`turn_to`: the seat takes the next turn."""
+    if seat < 0 or seat >= M[12]:
+        raise Stop("turn_to: no such seat")
+    M[26] = seat
+
+
+@njit(cache=True)
 def act(M, seat, phase):
     """`act`: the seat acts now, in that phase; the turn comes back after its move."""
     if seat < 0 or seat >= M[12]:

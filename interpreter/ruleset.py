@@ -22,7 +22,8 @@ from .actions import action_space
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
-from .limits import INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES
+from .limits import (INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
+                     MAX_TRIGGER_PASSES)
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
                        TurnEffect)
 from .memo import compile_once
@@ -111,6 +112,7 @@ class Trigger:
     name: str
     after: frozenset[str] | None
     run: Effect
+    at_start: bool = False  # also runs once when a game starts (after `setup` and `on_start`)
 
 
 @dataclass(frozen=True)
@@ -571,6 +573,8 @@ class _Builder:
         self.globals["SEAT_LISTS"] = tuple(tuple(range(n)) for n in range(rules.max_players + 1))
         self.scope.bindings["players"] = ("S.players", INT)
         self.scope.bindings["seats"] = ("SEAT_LISTS[S.players]", "list")
+        if rules.rotation:  # `direction`: 1 while the turns go up the seats, -1 once `reverse`d
+            self.scope.bindings["direction"] = ("S.direction", INT)
         if rules.phases:
             self.globals["PHASE_NAMES"] = rules.phases
             # `phase` in expressions: the name of the turn's current phase.
@@ -813,6 +817,20 @@ class _Builder:
                 S.set_current(seat, phase_index)
                 env["acted"] = True  # the turn is handed over; it comes back after that seat's move
             return act
+        if kind in ("turn_to", "reverse"):
+            if not self.rules.rotation:
+                raise RulesetError(f"{kind} needs turns that rotate (turns.order: rotation)", self.doc.pos(path))
+        if kind == "turn_to":
+            seat_to = self.evaluator(path + ("turn_to",), scope, (INT,))
+
+            def turn_to(S: Any, env: dict[str, Any]) -> None:
+                seat = seat_to(S, env)
+                if not 0 <= seat < S.players:
+                    raise RulesetRuntimeError(f"turn_to: there is no seat {seat}", self.doc.pos(path + ("turn_to",)))
+                S.set_turn_order(seat, S.direction)
+            return turn_to
+        if kind == "reverse":
+            return lambda S, env: S.set_turn_order(S.next_seat, -S.direction)
         if kind == "end_turn":
             def end_turn(S: Any, env: dict[str, Any]) -> None:
                 env["end_turn"] = True  # the turn passes on after this move, skipping later phases
@@ -1040,13 +1058,20 @@ class _Builder:
                 inner, names, items = scope, (), None
                 test = self.evaluator(path + ("when",), inner, (BOOL,)) if "when" in spec else None
             body = self.effects(path + ("do",), inner)
-            run = _trigger_runner(items, names, test, body)
+            name = spec.get("name", f"trigger {i + 1}")
+            repeat = bool(spec.get("repeat", False))
+            if repeat and items is None and test is None:
+                raise RulesetError("a trigger that repeats needs a 'when' or a 'for': it runs again while one holds",
+                                   self.doc.pos(path + ("repeat",)))
+            too_long = _repeat_limit(name, self.doc.pos(path)) if repeat else None
+            run = _trigger_runner(items, names, test, body, too_long)
             if (items is None or items in self.inline) and (test is None or test in self.inline):
                 self.inline[run] = TriggerBody(self.inline[items] if items is not None else None,
                                                inner.bindings[names[0]][0] if names else "",
-                                               self.inline[test] if test is not None else None, tuple(body))
-            self.rules.triggers.append(Trigger(spec.get("name", f"trigger {i + 1}"),
-                                               frozenset(after) if after is not None else None, run))
+                                               self.inline[test] if test is not None else None, tuple(body),
+                                               too_long)
+            self.rules.triggers.append(Trigger(name, frozenset(after) if after is not None else None, run,
+                                               bool(spec.get("at_start", False))))
 
     def _filtered_items(self, path: PathKey, loop: Loop, scope: Scope, inner: Scope, name: str,
                         when: Any) -> Evaluator:
@@ -1138,22 +1163,49 @@ def _name_node(name: str) -> Node:
     return Name(0, name)
 
 
+def _repeat_limit(name: str, pos: SourcePos) -> Callable[[], None]:
+    """What a `repeat` trigger that still applies after `MAX_TRIGGER_PASSES` passes raises."""
+    def fail() -> None:
+        raise RulesetRuntimeError(f"trigger '{name}' still applies after {MAX_TRIGGER_PASSES:,} passes: a trigger "
+                                  "with 'repeat' must stop applying (its 'do' must change what its 'when' reads)", pos)
+    return fail
+
+
 def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evaluator | None,
-                    body: list[Effect]) -> Effect:
+                    body: list[Effect], too_long: Callable[[], None] | None = None) -> Effect:
+    """A trigger's run: its `do` once (if `when` holds) or per item of `for` for which it holds;
+    with `repeat` (`too_long` given), again and again while any does."""
     def run_once(S: Any, env: dict[str, Any]) -> None:
         if test is None or test(S, env):
             for eff in body:
                 eff(S, env)
 
-    if items is None:
-        return run_once
-
-    def run_each(S: Any, env: dict[str, Any]) -> None:
-        for item in list(items(S, env)):
+    def run_each(S: Any, env: dict[str, Any], found: list[Any]) -> None:
+        for item in found:
             inner = dict(env)
             inner[names[0]] = item
             run_once(S, inner)
-    return run_each
+
+    if too_long is None:
+        if items is None:
+            return run_once
+        return lambda S, env: run_each(S, env, list(items(S, env)))
+
+    def repeat(S: Any, env: dict[str, Any]) -> None:
+        for _ in range(MAX_TRIGGER_PASSES):
+            if items is None:
+                assert test is not None  # (checked at load)
+                if not test(S, env):
+                    return
+                for eff in body:
+                    eff(S, env)
+            else:
+                found = list(items(S, env))
+                if not found:
+                    return
+                run_each(S, env, found)
+        too_long()
+    return repeat
 
 
 def _guarded_card_test(function: Callable[..., Any], text: str, pos: SourcePos) -> Callable[[int, int], Any]:

@@ -449,11 +449,11 @@ class _Search:
         V = S.vars
         values = tuple([V[i] for i in self.slots])
         piles: Any = b"\xff".join(map(bytes, S.piles)) if self.small_deck else tuple(map(tuple, S.piles))
-        key: Any = (piles, bytes(S.up), values, S.current, S.phase, S.frames, False)
+        key: Any = (piles, bytes(S.up), values, S.current, S.phase, S.frames, S.next_seat, S.direction, False)
         try:
             hash(key)
         except TypeError:  # a variable holding a list
-            key = (piles, bytes(S.up), repr(values), S.current, S.phase, S.frames, False)
+            key = (piles, bytes(S.up), repr(values), S.current, S.phase, S.frames, S.next_seat, S.direction, False)
         return key
 
     @staticmethod

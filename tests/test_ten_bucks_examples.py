@@ -240,12 +240,9 @@ SKIP_HANDS = [[2, 1, 1], [2, 1, 3], [2, 3, 3]]  # copies 3, three players
 def test_skip_a_2_makes_the_next_seat_skip_its_turn() -> None:
     game = new_game("skip", SKIP_HANDS, copies=3)
     play(game, "h@1:2>s2", "pass")
-    assert game.variable("skipping") == 1
-    assert game.current_player == 1 and game.phase == "skipped"
-    assert texts(game) == {"skip_turn"}  # no play, no claim
-    play(game, "skip_turn")
     assert game.current_player == 2 and game.phase == "play"
-    assert hand(game, 1) == ["2", "1", "3"] and game.variable("skipping") == -1
+    assert len(game.history) == 2  # seat 2 made no move at all: no skip-as-a-move
+    assert hand(game, 1) == ["2", "1", "3"]
 
 
 def test_skip_other_bills_skip_nobody_as_in_the_base_game() -> None:
@@ -258,24 +255,20 @@ def test_skip_other_bills_skip_nobody_as_in_the_base_game() -> None:
 
 def test_skip_chain_and_a_skipped_seat_still_claims_when_forced() -> None:
     game = new_game("skip", SKIP_HANDS, copies=3)
-    play(game, "h@1:2>s2", "pass", "skip_turn")     # seat 2 skipped
-    play(game, "h@3:2>s2", "pass")                   # seat 3's 2: seat 1 skips
-    assert game.current_player == 0 and texts(game) == {"skip_turn"}
-    play(game, "skip_turn")
-    play(game, "h@2:2>s2")                           # $6: Five Max; seat 3 is to skip next
-    assert game.variable("skipping") == 2
+    play(game, "h@1:2>s2", "pass")                  # seat 2 skipped
+    play(game, "h@3:2>s2", "pass")                  # seat 3's 2: seat 1 skips
+    assert game.current_player == 1
+    play(game, "h@2:2>s2")                          # $6: Five Max; seat 3 is to skip next
     assert game.phase == "force" and texts(game) == {"force seat1", "force seat3", "wait"}
-    play(game, "force seat3", "s2>c2@3")             # the skipped seat claims all the same
+    play(game, "force seat3", "s2>c2@3")            # the skipped seat claims all the same
     assert money(game, 2) == 6
     play(game, "pass")
-    assert game.current_player == 2 and texts(game) == {"skip_turn"}
-    play(game, "skip_turn")
     assert game.current_player == 0 and game.phase == "play"
 
 
 def test_skip_with_two_players_a_2_gives_you_the_next_turn() -> None:
     game = new_game("skip", [[2, 1, 2], [1, 2, 1]], copies=3)
-    play(game, "h@1:2>s2", "pass", "skip_turn")
+    play(game, "h@1:2>s2", "pass")
     assert game.current_player == 0 and game.phase == "play"
 
 

@@ -18,6 +18,8 @@ from cardrules import CardrulesError, engine, load_ruleset
 from cardrules.resources import rulesets_dir
 
 BUNDLED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+# A trigger that repeats (`repeat`) and runs at the start too (`at_start`).
+AUTOPLAY = str(Path(__file__).parent / "fixtures" / "triggers" / "autoplay.yaml")
 GAMES = 100
 MOVES = 60
 
@@ -38,7 +40,7 @@ def _apply(game: Any, move: Any, written_out: bool) -> None:
         engine.WRITTEN_OUT = saved
 
 
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", BUNDLED + [AUTOPLAY], ids=lambda n: Path(n).stem)
 def test_the_written_out_moves_play_as_the_closures_do(name: str) -> None:
     rules = load_ruleset(name)
     written = sum(t.apply is not None for t in rules.moves)
@@ -55,7 +57,7 @@ def test_the_written_out_moves_play_as_the_closures_do(name: str) -> None:
             _apply(slow, slow.legal_moves()[index], False)
         assert _position(fast) == _position(slow)
         assert fast.scores() == slow.scores()
-    if name.startswith(("klondike", "cascades")):  # these are written out whole (the others only in part)
+    if Path(name).stem.startswith(("klondike", "cascades", "autoplay")):  # these are written out whole (the others only in part)
         assert written == len(rules.moves) and rules.end_check is not None
 
 
@@ -100,6 +102,11 @@ FAILING = [
      "triggers:\n  - for: p in [waste]\n    do:\n      - add: {n: \"10 / size(empty[0])\"}", ""),
     ("a trigger's when fails", "      - move", ("triggers:\n  - when: \"top(empty[1]).rank > 0\"\n    do:\n"
                                                "      - end: {result: won}"), ""),
+    ("a repeat trigger never stops applying", "      - move",
+     "triggers:\n  - repeat: true\n    when: \"size(waste) > 0\"\n    do:\n      - add: {n: 1}", ""),
+    ("a repeat trigger's items fail on a later pass", "      - move",
+     ("triggers:\n  - repeat: true\n    for: p in [waste]\n    when: \"n < 2 or top(empty[0]).rank > 0\"\n"
+      "    do:\n      - add: {n: 1}"), ""),
     ("an end condition fails", "      - move", "", ("end:\n  when:\n    - if: \"size(waste) > 5\"\n      result: won\n"
                                                    "    - if: \"size(waste) > 0 and top(empty[0]).rank > 0\"\n"
                                                    "      result: lost")),
