@@ -1104,7 +1104,11 @@ class Game:
                 variables[variable.name] = [self.state.vars[variable.slot + p] for p in range(self.players)]
             else:
                 variables[variable.name] = self.state.vars[variable.slot]
-        return {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
+        view = {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
                 "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
                 "history": self.record(player),
                 "legal_moves": [m.text() for m in self.legal_moves(player)] if player is not None else []}
+        if rules.rotation:  # which way the turns go, and the seat `turn_to` chose for the next (None: in order)
+            view["direction"] = self.state.direction
+            view["next_seat"] = self.state.next_seat if self.state.next_seat >= 0 else None
+        return view

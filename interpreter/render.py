@@ -183,6 +183,8 @@ def status_line(game: Game, player: int | None = 0) -> Text:
         text.append(f"   seat {game.current_player + 1} to play", style="bold")
     if game.phase is not None:
         text.append(f" ({game.phase})", style="bold")
+    if rules.rotation and game.players > 2 and game.state.direction < 0:  # `reverse`: said while it holds
+        text.append("   turns go down the seats", style="dim")
     return text
 
 

@@ -158,3 +158,14 @@ def test_turn_to_a_seat_the_game_has_not_is_a_run_time_error_at_the_expression(t
     with pytest.raises(RulesetRuntimeError, match="turn_to: there is no seat 4"):
         play(game, "KH")
     assert game.current_player == 0 and not game.history  # the move changed nothing
+
+
+def test_the_views_and_the_status_line_say_which_way_the_turns_go() -> None:
+    from cardrules.render import status_line
+
+    game = game_of(["2C", "AH"], ["4H"], ["6H"], ["5H"])
+    assert (game.view(1)["direction"], game.view(1)["next_seat"]) == (1, None)
+    assert "down the seats" not in status_line(game, 0).plain
+    play(game, "AH")
+    assert game.view(None)["direction"] == -1
+    assert "turns go down the seats" in status_line(game, 0).plain
