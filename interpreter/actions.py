@@ -21,7 +21,7 @@ every position and seat count of one ruleset with one set of options, and the nu
 move is the same in the Python and the native backend. In a simultaneous game the seat that
 moves is not part of the number: each seat has its own legal actions. Two legal moves never
 share a number (the fields left out are fixed by the position); the tests check this at every
-step of seeded games of every bundled ruleset.
+step of seeded games of every bundled and fixture ruleset.
 """
 
 from __future__ import annotations
