@@ -127,11 +127,3 @@ def _weights(by_seat: tuple[tuple[int, ...], ...] | None, piles: tuple[int, ...]
         return ({-1: base},) * seats, 1
     places = max(len(seat_piles) for seat_piles in lists)
     return tuple({pile: base + i * weight for i, pile in enumerate(seat_piles)} for seat_piles in lists), places
-
-
-def action_space(rules: Any) -> ActionSpace:
-    """The action numbers of a loaded ruleset (made once, kept with it)."""
-    space = rules.backends.get("actions")
-    if space is None:
-        space = rules.backends["actions"] = ActionSpace(rules)
-    return space

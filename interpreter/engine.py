@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .actions import action_space
 from .errors import ArgumentError, IllegalMoveError, SetupError, printable, unknown
 from .movegen import BLIND
 from .ruleset import CycleRule, Ruleset, runtime_error
@@ -951,7 +950,7 @@ class Game:
             raise ArgumentError(_not_a_move(move))
         if move.rules is not self.rules:
             raise ArgumentError(self._foreign(move))
-        return action_space(self.rules).number(move, move.actor if move.actor >= 0 else self.state.current)
+        return self.rules.actions.number(move, move.actor if move.actor >= 0 else self.state.current)
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The action numbers of `legal_moves(seat)`, in the same order."""
@@ -966,7 +965,7 @@ class Game:
         kept = self._numbered
         if kept is not None and listed is not None and kept[0] is listed:
             return moves, kept[1]
-        number = action_space(self.rules).number
+        number = self.rules.actions.number
         acting = S.current if seat is None else seat
         numbers = [number(move, acting) for move in moves]
         if listed is not None:
@@ -976,7 +975,7 @@ class Game:
     def action_move(self, action: int, seat: int | None = None) -> Move:
         """The legal move (of the seat to act, or of `seat`) whose action number is `action`;
         an `IllegalMoveError` if none is (an `ArgumentError` if it is no action number at all)."""
-        space = action_space(self.rules)
+        space = self.rules.actions
         action = space.check(action)
         moves, numbers = self._numbered_listing(seat)
         try:

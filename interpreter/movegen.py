@@ -549,9 +549,9 @@ def make_selector(host: _Builder, template: MoveTemplate, path: PathKey, spec: d
     is an error naming the move, never a hang; every step also counts towards the listing's
     `MAX_STEPS`.
     """
-    piles = host.zone_piles(path + ("from",))
+    piles = template.select_piles
     seat_piles = host.seat_zone_piles(path + ("from",))
-    take = spec.get("take", "top")
+    take = template.select_take
     pile_test = host.evaluator(path + ("when",), scope.with_bindings({"p": ("b_p", PILE)}), (BOOL,)) \
         if "when" in spec else None
     goal_of = host.evaluator(path + ("equals",), scope, (INT,)) if "equals" in spec else None

@@ -4,7 +4,7 @@ The front end (parse, check, types; `ruleset._Builder`) has already accepted the
 built the Python backend. This module lowers the same checked syntax trees to array code that
 Numba compiles: the state is flat integer arrays (`C[pile, i]` the cards of each pile bottom
 first, `N[pile]` the sizes, `U[card]` the face bits, `V[slot]` the variables, `M` the game's
-meta fields), moves are integers (`Native.action`), and listing, applying, triggers, end checks,
+meta fields), moves are integers (`Native.code`), and listing, applying, triggers, end checks,
 scoring and whole random playouts run in compiled code. Options are run-time inputs (`O`), so
 one compiled module serves every option combination of a ruleset (that keeps its deck); it is
 cached in the user cache folder under the hash of its generated source, and only the first load
@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .actions import action_space
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_search import SOURCE as SEARCH_SOURCE
@@ -976,8 +975,7 @@ class _ModuleBuilder(_Emitter):
         zones = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
         if any(rules.zones[z].seat_piles is not None for z in zones):
             raise self.no("'select' from a per-player zone", path + ("from",))
-        piles = [p for z in zones for p in rules.zones[z].piles]
-        take = spec.get("take", "top")
+        piles, take = list(template.select_piles), template.select_take
         inner = dict(env)
         inner["p"] = _Val("pile", "p")
         test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
@@ -1734,12 +1732,12 @@ class NativeGame:
 
     def legal_actions(self) -> list[int]:
         """The legal moves' action numbers (`actions.py`: the same as the Python backend's `Game`)."""
-        space, seat = action_space(self.native.rules), int(self.M[CURRENT])
+        space, seat = self.native.rules.actions, int(self.M[CURRENT])
         return [space.number(self.native.move_fields(code), seat) for code in self.legal_codes()]
 
     def apply_action(self, action: int) -> None:
         """Apply the legal move whose action number is `action`."""
-        action = action_space(self.native.rules).check(action)
+        action = self.native.rules.actions.check(action)
         for code, number in zip(self.legal_codes(), self.legal_actions()):
             if number == action:
                 self.apply_code(code)
@@ -1913,9 +1911,9 @@ class Mismatch(CardrulesError):
 
 def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> int:
     """Play `game` to its end through both backends at once, `choose` picking each move among the
-    Python backend's legal moves, and compare them at every step: the legal moves (as action
-    numbers, in order, and as the API's action numbers), the piles, faces and variables, then the outcome, reason and score.
-    Returns the moves played; raises `Mismatch` at the first difference."""
+    Python backend's legal moves, and compare them at every step: the legal moves (as the compiled
+    code numbers them, in order, and as the API's action numbers), the piles, faces, variables and
+    the order of the turns, then the outcome, reason and score. Returns the moves played; raises `Mismatch` at the first difference."""
     position = native.start(game)
     steps = 0
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        variable_reads)
-from .actions import action_space
+from .actions import ActionSpace
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
@@ -212,10 +213,15 @@ class Ruleset:
         # Other backends built for this ruleset, by name (`native.native_backend`'s), or why not.
         self.backends: dict[str, Any] = {}
 
+    @cached_property
+    def actions(self) -> ActionSpace:
+        """The fixed action numbers of the ruleset's moves (`actions.py`), made when first asked for."""
+        return ActionSpace(self)
+
     @property
     def num_actions(self) -> int:
-        """The size of the fixed action space (`actions.py`): every move's action number is below it."""
-        return action_space(self).size
+        """The size of the fixed action space: every move's action number is below it."""
+        return self.actions.size
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
                  persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
@@ -809,25 +815,21 @@ class _Builder:
                                    self.doc.pos(path + ("act", "phase")))
             phase_index = phases.index(phase_name) if phase_name is not None else 0
 
+            seat_at = self.doc.pos(path + ("act", "seat"))
+
             def act(S: Any, env: dict[str, Any]) -> None:
-                seat = seat_of(S, env)
-                if not 0 <= seat < S.players:
-                    raise RulesetRuntimeError(f"act: there is no seat {seat}", self.doc.pos(path + ("act", "seat")))
+                seat = _a_seat_of(S, seat_of(S, env), "act", seat_at)
                 S.set_frames(S.frames + ((S.current, S.phase),))
                 S.set_current(seat, phase_index)
                 env["acted"] = True  # the turn is handed over; it comes back after that seat's move
             return act
-        if kind in ("turn_to", "reverse"):
-            if not self.rules.rotation:
-                raise RulesetError(f"{kind} needs turns that rotate (turns.order: rotation)", self.doc.pos(path))
+        if kind in ("turn_to", "reverse") and not self.rules.rotation:
+            raise RulesetError(f"{kind} needs turns that rotate (turns.order: rotation)", self.doc.pos(path))
         if kind == "turn_to":
-            seat_to = self.evaluator(path + ("turn_to",), scope, (INT,))
+            seat_to, to_at = self.evaluator(path + ("turn_to",), scope, (INT,)), self.doc.pos(path + ("turn_to",))
 
             def turn_to(S: Any, env: dict[str, Any]) -> None:
-                seat = seat_to(S, env)
-                if not 0 <= seat < S.players:
-                    raise RulesetRuntimeError(f"turn_to: there is no seat {seat}", self.doc.pos(path + ("turn_to",)))
-                S.set_turn_order(seat, S.direction)
+                S.set_turn_order(_a_seat_of(S, seat_to(S, env), "turn_to", to_at), S.direction)
             return turn_to
         if kind == "reverse":
             return lambda S, env: S.set_turn_order(S.next_seat, -S.direction)
@@ -1163,6 +1165,13 @@ def _name_node(name: str) -> Node:
     return Name(0, name)
 
 
+def _a_seat_of(S: Any, seat: int, effect: str, pos: SourcePos) -> int:
+    """`seat` if this game has it, else the run-time error of the effect that names it."""
+    if not 0 <= seat < S.players:
+        raise RulesetRuntimeError(f"{effect}: there is no seat {seat}", pos)
+    return seat
+
+
 def _repeat_limit(name: str, pos: SourcePos) -> Callable[[], None]:
     """What a `repeat` trigger that still applies after `MAX_TRIGGER_PASSES` passes raises."""
     def fail() -> None:
@@ -1175,10 +1184,13 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
                     body: list[Effect], too_long: Callable[[], None] | None = None) -> Effect:
     """A trigger's run: its `do` once (if `when` holds) or per item of `for` for which it holds;
     with `repeat` (`too_long` given), again and again while any does."""
+    def run_body(S: Any, env: dict[str, Any]) -> None:
+        for eff in body:
+            eff(S, env)
+
     def run_once(S: Any, env: dict[str, Any]) -> None:
         if test is None or test(S, env):
-            for eff in body:
-                eff(S, env)
+            run_body(S, env)
 
     def run_each(S: Any, env: dict[str, Any], found: list[Any]) -> None:
         for item in found:
@@ -1197,8 +1209,7 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
                 assert test is not None  # (checked at load)
                 if not test(S, env):
                     return
-                for eff in body:
-                    eff(S, env)
+                run_body(S, env)
             else:
                 found = list(items(S, env))
                 if not found:

@@ -99,11 +99,10 @@ def validate(doc: Document, kind: str) -> None:
     error = min(errors, key=order)
     while error.validator == "oneOf" and error.context:
         chosen = _chosen_alternative(error)
-        if isinstance(chosen, str):  # a mapping (or a name) that is none of the alternatives
-            unknown = next((k for k in error.instance if not _names_alternative(error, k)), None) \
-                if isinstance(error.instance, dict) else None
-            path = tuple(error.absolute_path) + ((unknown,) if unknown is not None else ())
-            raise RulesetError(chosen, doc.pos(path, key=unknown is not None))
+        if isinstance(chosen, tuple):  # a mapping (or a name) that is none of the alternatives
+            message, key = chosen
+            path = tuple(error.absolute_path) + ((key,) if key is not None else ())
+            raise RulesetError(message, doc.pos(path, key=key is not None))
         if chosen is None:
             from jsonschema.exceptions import best_match
 
@@ -120,14 +119,11 @@ def _alternatives(error: ValidationError) -> list[tuple[int, list[str], Any]]:
             if isinstance(alt, dict)]
 
 
-def _names_alternative(error: ValidationError, key: Any) -> bool:
-    return any(key in required for _, required, _ in _alternatives(error))
-
-
-def _chosen_alternative(error: ValidationError) -> list[ValidationError] | str | None:
+def _chosen_alternative(error: ValidationError) -> list[ValidationError] | tuple[str, Any] | None:
     """For a `oneOf` whose alternatives are told apart by a key (an effect is `{move: ...}`,
     `{turn_up: ...}`, ... or the name `move`): the errors inside the alternative the entry names,
-    or, when it names none, the message saying so and what it may be; None for other `oneOf`s."""
+    or, when it names none, the message saying so and what it may be, with the key to point at
+    (None: the entry itself); None for other `oneOf`s."""
     alternatives = _alternatives(error)
     keyed = [(i, required) for i, required, _ in alternatives if required]
     if len(keyed) < 2:
@@ -136,14 +132,17 @@ def _chosen_alternative(error: ValidationError) -> list[ValidationError] | str |
     what = error.schema.get("title", "entry")
     instance = error.instance
     if isinstance(instance, dict):
-        matching = sorted((not all(k in instance for k in required), i) for i, required in keyed if required[0] in instance)
+        # the alternative whose first key the entry has (all of its keys, if several do)
+        matching = sorted((not all(k in instance for k in required), i)
+                          for i, required in keyed if required[0] in instance)
         if matching:
-            inside = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == matching[0][1]]
+            index = matching[0][1]
+            inside = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == index]
             return inside or None
         first = next(iter(instance), None)
-        return f"unknown {what} {shortened(repr(first))}: {what}s are {', '.join(names)}"
+        return f"unknown {what} {shortened(repr(first))}: {what}s are {', '.join(names)}", first
     if isinstance(instance, str) and not any(c == instance for _, _, c in alternatives):
-        return f"unknown {what} {shortened(repr(instance))}: {what}s are {', '.join(names)}"
+        return f"unknown {what} {shortened(repr(instance))}: {what}s are {', '.join(names)}", None
     if not isinstance(instance, str):
-        return f"{what} {shortened(repr(instance))} is not a name or a mapping: {what}s are {', '.join(names)}"
+        return f"{what} {shortened(repr(instance))} is not a name or a mapping: {what}s are {', '.join(names)}", None
     return None

@@ -10,7 +10,6 @@ from typing import Any
 import numpy
 import pytest
 from cardrules import load_ruleset
-from cardrules.actions import action_space
 from cardrules.errors import ArgumentError, IllegalMoveError
 from conftest import RULESETS
 from test_native import FIXTURE_RULESETS
@@ -55,7 +54,7 @@ def test_an_action_number_is_fixed_by_the_move_not_by_the_game() -> None:
 
 def test_the_action_space_is_dense_template_by_template() -> None:
     rules = load_ruleset("klondike")
-    space = action_space(rules)
+    space = rules.actions
     offset = 0
     for template, block in zip(rules.moves, space.blocks):
         assert block.offset == offset and block.size >= 1
@@ -111,7 +110,7 @@ def test_an_action_that_is_no_number_of_the_ruleset_is_an_argument_error(bad: An
 def test_a_number_of_a_move_not_legal_now_is_refused_naming_its_move() -> None:
     game = load_ruleset("klondike").new_game(seed=1)
     illegal = next(a for a in range(game.num_actions) if a not in game.legal_actions())
-    name = game.rules.moves[action_space(game.rules).template_of(illegal)].name
+    name = game.rules.moves[game.rules.actions.template_of(illegal)].name
     with pytest.raises(IllegalMoveError, match=rf"action {illegal} \(a '{name}' move\) is not legal now"):
         game.apply_action(illegal)
     assert not game.history
