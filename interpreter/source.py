@@ -258,21 +258,33 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)  # type: ignore[no-any-return]
 
 
+def _check_events(text: str) -> None:
+    """Check the bounds on libyaml's event stream (before its recursive composer runs)."""
+    bounds = _Bounds()
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, _OPENING):
+            bounds.enter(event.start_mark)
+        elif isinstance(event, _CLOSING):
+            bounds.depth -= 1
+        elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            bounds.count(event.start_mark)
+
+
 def _compose(text: str) -> Node | None:
     """The node tree of a YAML text, within the bounds. With libyaml (PyYAML's C extension) the
     bounds are checked on its event stream first, and then its composer (fast, but recursive in C)
     builds the tree; without it, the pure-Python composer checks them as it goes."""
+    loader: Any = None
     if getattr(yaml, "__with_libyaml__", False):
-        bounds = _Bounds()
-        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
-            if isinstance(event, _OPENING):
-                bounds.enter(event.start_mark)
-            elif isinstance(event, _CLOSING):
-                bounds.depth -= 1
-            elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
-                bounds.count(event.start_mark)
-        loader: Any = yaml.CSafeLoader(text)
-    else:
+        try:
+            _check_events(text)
+            loader = yaml.CSafeLoader(text)
+        except yaml.YAMLError as exc:
+            # libyaml >= 0.2.6 (PyYAML 6.0.4) stops at its own nesting limit while reading ahead,
+            # before our first level too deep is seen; the pure-Python loader finds that level.
+            if "nesting depth" not in str(getattr(exc, "problem", "")):
+                raise
+    if loader is None:
         loader = _BoundedLoader(text)
     try:
         return loader.get_single_node()  # type: ignore[no-any-return]
