@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from .errors import SourcePos, unknown
 from .limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES, MAX_INLINE_DEPTH, MAX_STEPS
-from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Ternary, Unary
+from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Slice, Ternary, Unary
 
 # Types are plain strings: int bool str card cards pile piles list pairs none any.
 INT, BOOL, STR, CARD, CARDS, PILE, PILES, LIST, PAIRS, PAIRS_ANY, NONE, ANY = (
@@ -155,13 +155,39 @@ def _in_range(value: Any) -> bool:
     return not isinstance(value, int) or isinstance(value, bool) or INT_MIN <= value <= INT_MAX
 
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
+def power(base: int, exponent: int) -> int:
+    """`base ** exponent` for 64-bit integers: no negative exponent, no result out of range (so a
+    huge power fails at once instead of computing a number of a billion digits)."""
+    if exponent < 0:
+        raise ValueCheckError(f"a power needs an exponent of 0 or more, got {exponent}")
+    if base in (0, 1) or exponent == 0:
+        return 1 if exponent == 0 else base
+    if base == -1:
+        return -1 if exponent % 2 else 1
+    if exponent >= 64 or not INT_MIN <= base ** exponent <= INT_MAX:
+        raise ValueCheckError(f"{base} ** {exponent} is outside the 64-bit range ({INT_MIN} to {INT_MAX})")
+    return int(base ** exponent)
+
+
+def int_range(low: int, high: int | None = None) -> tuple[int, ...]:
+    """`range(high)` or `range(low, high)`: the numbers from `low` up to `high - 1`, as a list (a
+    tuple); more than MAX_STEPS numbers is an error (the loops over them are counted too)."""
+    if high is None:
+        low, high = 0, low
+    if high - low > MAX_STEPS:
+        raise ValueCheckError(f"range({low}, {high}) has more than {MAX_STEPS:,} numbers")
+    return tuple(range(low, high))
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
+          "**": power}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
 _PY_OP = {"/": "//"}
+_ARITH_CALL = {"**": "power"}  # operators compiled as calls of a checked helper
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of", "legal_moves")
+                  "abs", "pairs", "of", "legal_moves", "range")
 
 
 class Compiler:
@@ -307,6 +333,20 @@ class Compiler:
             and -len(obj.value) <= index.value < len(obj.value)
         return Compiled(f"{obj.source}[{index.source}]", element, total=total)
 
+    def _slice(self, node: Slice) -> Compiled:
+        obj = self.compile(node.obj, (PILE, CARDS, PILES, LIST))
+        bounds = [self.compile(b, (INT,)) if b is not None else None for b in (node.lo, node.hi)]
+        if obj.type == PILE:
+            obj = Compiled(self._pile_cards(obj), CARDS, total=obj.total)
+        code = ":".join(b.source if b is not None else "" for b in bounds)
+        if isinstance(obj.value, tuple) and all(b is None or b.const for b in bounds):
+            # a constant list, or a zone's piles (known at load, so `tableau[1:][0]` is checked then)
+            items = obj.value[slice(*(b.value if b is not None else None for b in bounds))]
+            return Compiled(repr(items), obj.type, const=obj.const, value=items, total=True)
+        # a copy as long as the slice, counted like a loop over it
+        return Compiled(f"charge({obj.source}[{code}])", obj.type if obj.type != ANY else LIST,
+                        total=obj.total and all(b is None or b.total and not b.none for b in bounds))
+
     # -- calls -----------------------------------------------------------------------------
 
     def _pile_cards(self, pile: Compiled) -> str:
@@ -379,6 +419,11 @@ class Compiler:
             arity(1)
             arg = self.compile(args[0], (INT,))
             return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]), node, total=not arg.none)
+        if func == "range":
+            arity(1, 2)
+            bounds = [self.compile(a, (INT,)) for a in args]
+            # counted like a loop over the numbers, so ranges made again and again stay bounded
+            return Compiled(f"charge(int_range({', '.join(b.source for b in bounds)}))", LIST)
         if func in ("min", "max"):
             if not args:
                 raise CompileError(f"{func}() needs at least one argument", node.pos)
@@ -501,10 +546,12 @@ class Compiler:
             left = self.want(left, (INT,), node.left, f"'{op}' needs numbers")
             right = self.want(right, (INT,), node.right, f"'{op}' needs numbers")
             fn = _ARITH[op]
-            # fails on `none` (an attribute of no card), and `/`, `%` by zero
-            total = not left.none and not right.none and (op not in ("/", "%") or right.const and right.value != 0)
-            return self._fold(f"({left.source} {_PY_OP.get(op, op)} {right.source})", INT, [left, right],
-                              lambda v: fn(v[0], v[1]), node, total)
+            # fails on `none` (an attribute of no card), `/`, `%` by zero, and `**` out of range
+            total = not left.none and not right.none and (op not in ("/", "%") or right.const and right.value != 0) \
+                and op != "**"
+            code = f"{_ARITH_CALL[op]}({left.source}, {right.source})" if op in _ARITH_CALL else \
+                f"({left.source} {_PY_OP.get(op, op)} {right.source})"
+            return self._fold(code, INT, [left, right], lambda v: fn(v[0], v[1]), node, total)
         if op in _COMPARE:
             if not _comparable(op, left.type, right.type):
                 how = "compared for order" if op not in ("==", "!=") else "compared"
@@ -540,6 +587,8 @@ class Compiler:
             return self._attr(node)
         if isinstance(node, Index):
             return self._index(node)
+        if isinstance(node, Slice):
+            return self._slice(node)
         if isinstance(node, Call):
             return self._call(node)
         if isinstance(node, Comprehension):
@@ -617,18 +666,18 @@ def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
     return isinstance(node, Attr) and isinstance(node.obj, (Name, Call)) and node.obj != Name(node.obj.pos, "option")
 
 
-_LEVELS = {"or": 2, "and": 3, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}  # comparisons and `in`: 5
+_LEVELS = {"or": 2, "and": 3, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7, "**": 9}  # comparisons and `in`: 5
 
 
 def _level(node: Node) -> int:
-    """How tightly a node binds (docs/language.md, Operators): 1 conditional ... 9 postfix and atoms."""
+    """How tightly a node binds (docs/language.md, Operators): 1 conditional ... 10 postfix and atoms."""
     if isinstance(node, Ternary):
         return 1
     if isinstance(node, Binary):
         return _LEVELS.get(node.op, 5)
     if isinstance(node, Unary):
         return 4 if node.op == "not" else 8
-    return 9
+    return 10
 
 
 def show(node: Node) -> str:
@@ -647,9 +696,12 @@ def show(node: Node) -> str:
     if isinstance(node, Name):
         return node.name
     if isinstance(node, Attr):
-        return f"{at_least(node.obj, 9)}.{node.name}"
+        return f"{at_least(node.obj, 10)}.{node.name}"
     if isinstance(node, Index):
-        return f"{at_least(node.obj, 9)}[{show(node.index)}]"
+        return f"{at_least(node.obj, 10)}[{show(node.index)}]"
+    if isinstance(node, Slice):
+        bounds = (show(b) if b is not None else "" for b in (node.lo, node.hi))
+        return f"{at_least(node.obj, 10)}[{':'.join(bounds)}]"
     if isinstance(node, Call):
         return f"{node.func}({', '.join(show(a) for a in node.args)})"
     if isinstance(node, Comprehension):
@@ -661,6 +713,8 @@ def show(node: Node) -> str:
         word = "not in" if node.op == "notin" else node.op
         if level == 5:  # comparisons do not chain
             return f"{at_least(node.left, 6)} {word} {at_least(node.right, 6)}"
+        if node.op == "**":  # right-associative; its right side may be negated (2 ** -1)
+            return f"{at_least(node.left, 10)} ** {at_least(node.right, 8)}"
         return f"{at_least(node.left, level)} {word} {at_least(node.right, level + 1)}"
     if isinstance(node, Unary):
         return f"not {at_least(node.operand, 4)}" if node.op == "not" else f"-{at_least(node.operand, 8)}"
@@ -850,6 +904,7 @@ def over_steps() -> None:
 RUNTIME_GLOBALS: dict[str, Any] = {
     "__builtins__": {}, "len": len, "range": range, "set": set, "reversed": reversed, "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
+    "power": power, "int_range": int_range,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter

@@ -47,6 +47,7 @@ from .parser import (
     ListLit,
     Name,
     Node,
+    Slice,
     Ternary,
     Unary,
     parse_loop,
@@ -217,6 +218,8 @@ class _Emitter:
             if obj.type == "cards":
                 return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
             raise self.no("indexing this value")
+        if isinstance(node, Slice):
+            return self._slice(node, env)
         if isinstance(node, Call):
             return self._call(node, env)
         if isinstance(node, Comprehension):
@@ -259,6 +262,23 @@ class _Emitter:
         if isinstance(node, ListLit):
             raise self.no("a list")
         raise self.no(f"{type(node).__name__}")
+
+    def _slice(self, node: Slice, env: dict[str, _Val]) -> _Val:
+        """A slice of a pile's cards or of cards (a narrower window of the same array), or of a
+        zone's piles with constant bounds (known at lowering)."""
+        obj = self.expr(node.obj, env)
+        bounds = [self.expr(b, env, "int") if b is not None else None for b in (node.lo, node.hi)]
+        if obj.type == "piles" and obj.value is not None and all(b is None or b.const for b in bounds):
+            piles = obj.value[slice(*(b.value if b is not None else None for b in bounds))]
+            return _Val("piles", repr(piles), piles, True)
+        if obj.type == "pile":
+            pile = self.checked(obj)
+            obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+        if obj.type != "cards":
+            raise self.no(f"slicing {obj.type}")
+        lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {obj.hi})" if bounds[0] is not None else obj.lo
+        hi = f"clip({self.checked(bounds[1])}, {obj.lo}, {obj.hi})" if bounds[1] is not None else obj.hi
+        return _Val("cards", arr=obj.arr, lo=lo, hi=f"max({lo}, {hi})")
 
     def as_type(self, value: _Val, type_: str) -> _Val:
         if value.type != "none":
@@ -460,6 +480,8 @@ class _Emitter:
                 size = f"({arg.hi} - {arg.lo})"
             elif arg.type == "piles":
                 size = repr(len(arg.value)) if arg.value is not None else f"len({arg.code})"
+            elif arg.type == "range":
+                size = f"max(0, {arg.hi} - {arg.lo})"
             else:
                 raise self.no(f"{func}() of {arg.type}")
             return _int(size) if func == "size" else _Val("bool", f"({size} == 0)")
@@ -478,6 +500,10 @@ class _Emitter:
             pile = self.checked(arg)
             lo = "0" if func == "cards" else f"run_start(C[{pile}], N[{pile}], U)"
             return _Val("cards", arr=f"C[{pile}]", lo=lo, hi=f"N[{pile}]")
+        if func == "range":
+            bounds = [self.checked(self.expr(a, env, "int")) for a in args]
+            lo, hi = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+            return _Val("range", lo=lo, hi=f"range_end({lo}, {hi})")
         if func == "abs":
             arg = self.expr(args[0], env, "int")
             return _int(f"abs({self.checked(arg)})")
@@ -502,14 +528,14 @@ class _Emitter:
         if op in ("in", "notin"):
             return self._in(node, env)
         left, right = self.expr(node.left, env), self.expr(node.right, env)
-        if op in ("+", "-", "*", "/", "%"):
+        if op in ("+", "-", "*", "/", "%", "**"):
             if left.type != "int" or right.type != "int":
                 raise self.no(f"'{op}' on {left.type} and {right.type}")
             if left.const and right.const and op in ("+", "-", "*"):
                 value = {"+": left.value + right.value, "-": left.value - right.value,
                          "*": left.value * right.value}[op]
                 return _Val("int", repr(value), value, True)
-            function = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}[op]
+            function = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "**": "power"}[op]
             return _int(f"{function}({self.checked(left)}, {self.checked(right)})")
         if op in ("==", "!="):
             types = {left.type, right.type}
@@ -547,6 +573,9 @@ class _Emitter:
                 code = f"has_int({right.code}, {self.as_type(left, 'int').code}, {right.value})"
             elif right.type == "strs" and left.type in ("str", "none"):
                 code = f"has({right.code}, {self.as_type(left, 'str').code})"
+            elif right.type == "range" and left.type in ("int", "none"):
+                x = self.as_type(left, "int").code
+                code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
             else:
                 raise self.no(f"'in' on {left.type} and {right.type}")
         return _Val("bool", code if node.op == "in" else f"(not {code})")
@@ -605,6 +634,9 @@ class _Emitter:
                 element_type = "pile"
             elif items.type == "seats" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
+                element_type = "int"
+            elif items.type == "range" and len(node.names) == 1:
+                lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
                 element_type = "int"
             elif items.type == "cards" and len(node.names) == 1:
                 lines.append(f"    for j in range({items.lo}, {items.hi}):")
@@ -779,6 +811,7 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"SELPOW = {_array([(ncards + 1) ** i for i in range(max(widest, 1))])}")
         tables.append(f"MAX_FOUND = {MAX_FOUND}")
         tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
+        tables.append(f"EMPTY_FIRST = {_array(rules.empty_first)}")
         tables.append(f"PILE_ZONE = {_array([self.sid(z) for z in rules.pile_zone])}")
         for name, zone in rules.zones.items():
             tables.append(f"Z_{name} = {_array(zone.piles)}")
@@ -940,6 +973,9 @@ class _ModuleBuilder(_Emitter):
                 indent += "    "
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
+            if any(self.rules.empty_first[p] >= 0 for p in template.targets):  # `empty_piles: first`
+                lines.append(f"{indent}if N[b_dst] == 0 and EMPTY_FIRST[b_dst] >= 0 and "
+                             f"not all_filled(N, EMPTY_FIRST[b_dst], b_dst): continue")
             emit(dst_level)
         else:
             lines.append(f"{indent}b_dst = -1")
@@ -1127,9 +1163,11 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             name, items = self.loop(path + ("for",), env)
             x = self.fresh("x")
             inner = dict(env)
-            inner[name] = _Val("pile" if items.type == "piles" else "card", x)
+            inner[name] = _Val({"piles": "pile", "range": "int"}.get(items.type, "card"), x)
             if items.type == "piles":
                 head = [f"{indent}for {x} in {items.code}:"]
+            elif items.type == "range":
+                head = [f"{indent}for {x} in range({items.lo}, {items.hi}):"]
             else:
                 copy = self.fresh("items")
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
@@ -1172,7 +1210,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     def loop(self, path: tuple[Any, ...], env: dict[str, _Val]) -> tuple[str, _Val]:
         loop = parse_loop(str(self.value_at(path)))
         items = self.expr(loop.iterable, env)
-        if items.type not in ("piles", "cards"):
+        if items.type not in ("piles", "cards", "range"):
             raise self.no(f"a loop over {items.type}", path)
         return loop.names[0], items
 
@@ -1280,6 +1318,8 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 indent += "    "
             if "for" in spec:
                 name, items = self.loop(path + ("for",), trigger_env)
+                if items.type == "range":
+                    raise self.no("a trigger's loop over numbers", path + ("for",))
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
                 inner = dict(trigger_env)
                 inner[name] = _Val("pile" if items.type == "piles" else "card", x)

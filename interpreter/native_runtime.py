@@ -70,6 +70,56 @@ def mod(a, b):
 
 
 @njit(cache=True)
+def power(a, b):
+    if b < 0:
+        raise Stop("negative exponent")
+    if b == 0:
+        return 1
+    if a == 0 or a == 1:
+        return a
+    if a == -1:
+        return -1 if b % 2 == 1 else 1
+    if b >= 64:
+        raise Stop("overflow")
+    r = 1
+    for _ in range(b):
+        r = mul(r, a)
+    return r
+
+
+# A range longer than this stops compiled code, and the Python backend (which counts its steps)
+# computes the rest; nested loops over ranges stay as bounded as loops over cards.
+RANGE_LIMIT = 10000
+
+
+@njit(cache=True)
+def range_end(lo, hi):
+    if hi > lo and (hi - lo < 0 or hi - lo > RANGE_LIMIT):  # (a difference past 64 bits wraps)
+        raise Stop("a long range")
+    return hi
+
+
+@njit(cache=True)
+def clip(i, lo, hi):
+    """A slice bound `i` of the window lo..hi (Python's: negative from the end, clamped) as an index."""
+    n = hi - lo
+    if i < 0:
+        i = max(i + n, 0)
+    elif i > n:
+        i = n
+    return lo + i
+
+
+@njit(cache=True)
+def all_filled(N, first, pile):
+    """Do the piles first .. pile - 1 all hold cards (`empty_piles: first`)?"""
+    for q in range(first, pile):
+        if N[q] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def same(a, b):
     """Do two rows of numbers (a position's keys) hold the same values?"""
     for j in range(len(b)):

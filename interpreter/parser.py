@@ -58,6 +58,14 @@ class Index(Node):
 
 
 @dataclass(frozen=True)
+class Slice(Node):
+    """`obj[lo:hi]`; a bound left out is None (Python's slicing, negative bounds from the end)."""
+    obj: Node
+    lo: Node | None
+    hi: Node | None
+
+
+@dataclass(frozen=True)
 class Call(Node):
     func: str
     args: tuple[Node, ...]
@@ -80,7 +88,7 @@ class Unary(Node):
 
 @dataclass(frozen=True)
 class Binary(Node):
-    op: str  # + - * / % == != < <= > >= in notin and or
+    op: str  # + - * / % ** == != < <= > >= in notin and or
     left: Node
     right: Node
 
@@ -155,6 +163,9 @@ class _ToAst(Transformer):
     def index(self, obj: Node, index: Node) -> Node:
         return Index(obj.pos, obj, index)
 
+    def slice(self, obj: Node, lo: Node | None, hi: Node | None) -> Node:
+        return Slice(obj.pos, obj, lo, hi)
+
     def args(self, *items: Node) -> tuple[Node, ...]:
         return tuple(items)
 
@@ -190,6 +201,7 @@ class _ToAst(Transformer):
     mul = _binary("*")
     div = _binary("/")
     mod = _binary("%")
+    pow = _binary("**")
     and_ = _binary("and")
     or_ = _binary("or")
     in_ = _binary("in")
@@ -211,7 +223,7 @@ class _ToAst(Transformer):
 _TERMINAL_NAMES = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
-    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'", "COLON": "':'",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'", "_POW": "'**'", "COLON": "':'",
     "$END": "the end of the expression",
 }
 

@@ -180,6 +180,43 @@ VALUES: list[tuple[str, dict[str, Any], Any]] = [
     ("-(2 + 3)", {}, -5),
     ("--3", {}, 3),
     ("-x * 2", {"x": 4}, -8),
+    # powers: right-associative, tighter than a minus on their left (as in Python)
+    ("2 ** 10", {}, 1024),
+    ("-2 ** 2", {}, -4),
+    ("(-2) ** 3", {}, -8),
+    ("2 ** 3 ** 2", {}, 512),
+    ("2 * 3 ** 2", {}, 18),
+    ("x ** 0", {"x": 5}, 1),
+    ("x ** y", {"x": -1, "y": 7}, -1),
+    ("x ** y", {"x": 0, "y": 1000}, 0),
+    ("x ** y", {"x": 2, "y": 62}, 2 ** 62),
+    ("x ** y", {"x": -2, "y": 63}, -(2 ** 63)),
+    # ranges
+    ("range(4)", {}, [0, 1, 2, 3]),
+    ("range(2, 5)", {}, [2, 3, 4]),
+    ("range(5, 2)", {}, []),
+    ("range(-2, 1)", {}, [-2, -1, 0]),
+    ("sum(i for i in range(x))", {"x": 5}, 10),
+    ("3 in range(1, x)", {"x": 4}, True),
+    ("x in range(1, 4)", {"x": 4}, False),
+    ("size(range(x, 10))", {"x": 3}, 7),
+    ("list(p for p in tableau if p.index in range(1, 3))", {}, [T1, T2]),
+    # slicing: Python's, on lists, cards, a pile's cards and a zone's piles
+    ("[1, 2, 3, 4][1:3]", {}, [2, 3]),
+    ("[1, 2, 3][:-1]", {}, [1, 2]),
+    ("[1, 2, 3][-2:]", {}, [2, 3]),
+    ("[1, 2, 3][:]", {}, [1, 2, 3]),
+    ("[1, 2, 3][5:]", {}, []),
+    ("range(10)[x:x + 2]", {"x": 3}, [3, 4]),
+    ("tableau[1:]", {}, [T1, T2]),
+    ("tableau[:x]", {"x": 1}, [T0]),
+    ("size(foundation[2:])", {}, 2),
+    ("tableau[0][1:]", {}, [C("QH"), C("JC")]),
+    ("cards(tableau[0])[:1]", {}, [C("KS")]),
+    ("top(cards(tableau[0])[:-1])", {}, C("QH")),
+    ("cards[1:]", MOVE, [C("JC")]),
+    ("all(c.face_up for c in cards(src)[1:])", MOVE, True),
+    ("size(waste[x:])", {"x": -1}, 1),
     # comparisons
     ("1 < 2", {}, True),
     ("2 <= 2", {}, True),
@@ -403,6 +440,8 @@ FOLDED: list[tuple[str, Any]] = [
     ("double(double(3))", 12),
     ("'text'", "text"),
     ("none", None),
+    ("2 ** option.draw", 8),
+    ("[1, 2, 3][1:]", [2, 3]),
 ]
 
 
@@ -417,7 +456,8 @@ def test_constant_folding(expr: str, value: Any) -> None:
 
 
 NOT_FOLDED = ["score + 1", "size(stock)", "option.draw == score", "score > 0 and option.strict",
-              "1 / 0", "top(waste).rank", "flag if option.strict else false"]
+              "1 / 0", "top(waste).rank", "flag if option.strict else false", "2 ** -1", "2 ** 64",
+              "range(3)"]
 
 
 @pytest.mark.parametrize("expr", NOT_FOLDED)
@@ -491,6 +531,16 @@ ERRORS: list[tuple[str, int, str]] = [
     ("sum(x for x in 5)", 15, "expected a list of piles"),
     ("all(a for a, b in tableau)", 18, "only pairs(...) can be unpacked"),
     ("all(a for a in pairs(cards))", 15, "two values per step"),
+    # powers, ranges and slices
+    ("card ** 2", 0, "'**' needs numbers, got a card"),
+    ("2 ** 'x'", 5, "'**' needs numbers, got a string"),
+    ("2 **", 4, "end of the expression"),
+    ("range()", 0, "range() takes 1 or 2 arguments, got 0"),
+    ("range(1, 2, 3)", 0, "range() takes 1 or 2 arguments, got 3"),
+    ("range('a')", 6, "expected a number, got a string"),
+    ("card[1:]", 0, "expected a pile or a list of cards or a list of piles or a list, got a card"),
+    ("tableau['a':]", 8, "expected a number, got a string"),
+    ("tableau[1:2:3]", 11, "unexpected ':'"),
 ]
 
 
@@ -555,7 +605,7 @@ HOSTILE: list[tuple[str, str]] = [
     ("getattr(card, 'rank')", "unknown function 'getattr'"),
     ("globals()", "unknown function 'globals'"),
     ("len(cards)", "unknown function 'len'"),
-    ("range(3)", "unknown function 'range'"),
+    ("xrange(3)", "unknown function 'xrange'"),
     ("face_up_run(cards, U)", "unknown function 'face_up_run'"),
     ("card.__class__", "unknown card attribute '__class__'"),
     ("card.__class__.__mro__", "unknown card attribute '__class__'"),

@@ -47,6 +47,9 @@ def _cases() -> list[Any]:
               for options in _combinations("klondike")[1:]]
     # A fixture with an interrupt phase, `act` and a comprehension over a list written out.
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "force.yaml"), {}, id="fixture-force"))
+    # Powers, ranges (loops, membership, sizes) and slices of cards with negative bounds.
+    cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "windows" / "windows.yaml"), {},
+                              id="fixture-windows"))
     return cases
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,36 @@ def test_a_game_that_never_ends_stops_at_the_default_move_limit(tmp_path: Path) 
     while not game.is_over:
         game.apply(game.legal_moves()[0])
     assert game.outcome == "limit" and len(game.history) == 500
+
+
+@pytest.mark.parametrize("when,message", [
+    ("size(src) ** (size(dst) - 1) > 0", "a power needs an exponent of 0 or more, got -1"),
+    ("(size(src) + 1) ** 64 > 0", "2 ** 64 is outside the 64-bit range"),
+    ("(size(src) + 2) ** 40 > 0", "3 ** 40 is outside the 64-bit range"),
+])
+def test_a_power_with_a_negative_exponent_or_past_64_bits_is_a_clean_error(tmp_path: Path, when: str,
+                                                                           message: str) -> None:
+    # A huge power fails at once: it never computes a number of a billion digits.
+    rules = load_ruleset(_ruleset(tmp_path, when))
+    with pytest.raises(RulesetRuntimeError, match=re.escape(message)) as caught:
+        rules.new_game(seed=1)
+    assert caught.value.pos is not None and caught.value.pos.line == 15
+
+
+def test_a_range_of_more_than_a_million_numbers_is_a_clean_error(tmp_path: Path) -> None:
+    rules = load_ruleset(_ruleset(tmp_path, "size(range(size(src) * 2000000)) > 0"))
+    with pytest.raises(RulesetRuntimeError, match="has more than 1,000,000 numbers"):
+        rules.new_game(seed=1)
+
+
+def test_ranges_made_again_and_again_count_against_the_step_limit(tmp_path: Path) -> None:
+    # 1,000 ranges of 1,000 numbers for each listing: each range counts as a loop over its numbers.
+    rules = load_ruleset(_ruleset(tmp_path, "all(size(range(1000)) > 0 for c in range(1000 + size(src)))"))
+    with pytest.raises(RulesetRuntimeError, match="more than 1,000,000 steps"):
+        rules.new_game(seed=1)
+
+
+def test_slices_count_against_the_step_limit(tmp_path: Path) -> None:
+    rules = load_ruleset(_ruleset(tmp_path, "all(size(range(999)[1:]) > 0 for c in range(1000 + size(src)))"))
+    with pytest.raises(RulesetRuntimeError, match="more than 1,000,000 steps"):
+        rules.new_game(seed=1)
