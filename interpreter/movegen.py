@@ -261,6 +261,9 @@ class MoveGenerator:
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
             lines.append(f"{indent}pile_dst = P[b_dst]")
+            if any(self.host.rules.empty_first[p] >= 0 for p in template.targets):  # `empty_piles: first`
+                lines.append(f"{indent}if not pile_dst and EMPTY_FIRST[b_dst] >= 0 and "
+                             f"not all(P[q] for q in range(EMPTY_FIRST[b_dst], b_dst)): continue")
             emit(dst_level)
 
         emit(0, "return")

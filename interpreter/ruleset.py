@@ -76,6 +76,7 @@ class Zone:
     visibility: str
     seat_piles: tuple[tuple[int, ...], ...] | None = None  # a per-player zone's piles, seat by seat
     hide_empty: bool = False  # the terminal leaves out empty piles
+    empty_first: bool = False  # `empty_piles: first`: moves to an empty pile offered for the first one only
 
     def piles_for(self, players: int) -> tuple[int, ...]:
         """The piles in use in a game of `players` seats."""
@@ -170,6 +171,9 @@ class Ruleset:
         self.zones: dict[str, Zone] = {}
         self.pile_count = 0
         self.pile_zone: tuple[str, ...] = ()
+        # For each pile, the first pile of its zone (of its seat) if the zone says `empty_piles:
+        # first`, else -1.
+        self.empty_first: tuple[int, ...] = ()
         self.pile_index: tuple[int, ...] = ()
         self.pile_names: tuple[str, ...] = ()
         self.pile_long_names: tuple[str, ...] = ()  # with zone names: `tableau3`, `hand@2`
@@ -595,6 +599,7 @@ class _Builder:
         long_names: list[str] = []
         shorts: dict[str, str] = {}
         owners: list[int] = []
+        empty_first: list[int] = []
         for name, spec in self.data["zones"].items():
             count = spec.get("count", 1)
             per_player = spec.get("per_player", False)
@@ -615,12 +620,16 @@ class _Builder:
                                    self.doc.pos(("zones", name, "labels")))
             rules.zones[name] = Zone(name, piles, single, short, spec.get("label", name.replace("_", " ")),
                                      spec.get("show", "stack"), spec.get("visibility", "faces"),
-                                     seat_piles if per_player else None, spec.get("hide_empty", False))
+                                     seat_piles if per_player else None, spec.get("hide_empty", False),
+                                     spec.get("empty_piles", "each") == "first")
             if index > MAX_PILES:
                 raise RulesetError(f"the zones have more than {MAX_PILES:,} piles in all (every seat's counted)",
                                    self.doc.pos(("zones", name)))
             for seat in range(seats):
                 for i in range(count):
+                    # the first pile of this seat's piles of the zone: an empty pile after an empty one
+                    # of them is never offered as a destination (`empty_piles: first`)
+                    empty_first.append(seat_piles[seat][0] if rules.zones[name].empty_first else -1)
                     zone_of.append(name)
                     index_in.append(i)
                     owners.append(seat if per_player else -1)
@@ -638,6 +647,8 @@ class _Builder:
             seen[name] = zone
         rules.pile_count = index
         rules.pile_zone = tuple(zone_of)
+        rules.empty_first = tuple(empty_first)
+        self.globals["EMPTY_FIRST"] = rules.empty_first
         rules.pile_index = tuple(index_in)
         rules.pile_names = tuple(names)
         rules.pile_long_names = tuple(long_names)
