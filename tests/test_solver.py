@@ -289,6 +289,30 @@ def mini_klondike(folder: Path, safe: str | None = None) -> str:
     return str(path)
 
 
+def mini_canfield(folder: Path, safe: str | None = None) -> str:
+    """Canfield with 24 cards (ranks 1-6, turning the corner at 6), a reserve of 8 and two columns:
+    enough deals are lost that a wrong `safe:` claim shows."""
+    text = ("extends: canfield\nruleset: mini-canfield\ndeck:\n  name: standard-52\n  where: \"card.rank <= 6\"\n"
+            "zones:\n  tableau: {count: 2, short: t, show: column}\nfunctions:\n"
+            "  \"above(r)\": \"r % 6 + 1\"\n  \"below(r)\": \"(r + 4) % 6 + 1\"\n"
+            "setup:\n  - take_deck: stock\n  - move: {from: stock, to: reserve, count: 8}\n"
+            "  - turn_up: top(reserve)\n  - move: {from: stock, to: \"foundation[0]\", count: 1, face: up}\n"
+            "  - set: {base: \"top(foundation[0]).rank\"}\n  - deal: {from: stock, to: tableau, counts: 1, face: up}\n"
+            "end:\n  when:\n    - if: \"all(size(f) == 6 for f in foundation)\"\n      result: won\n")
+    if safe is not None:
+        text += f"moves:\n  to_foundation:\n    safe: \"{safe}\"\n"
+    (folder / "canfield.yaml").write_text((ROOT / "rulesets" / "canfield.yaml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    path = folder / "mini-canfield.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# Canfield's first claim: a card one above the base, before the base cards are all home. A column
+# whose bottom is a base card may need to move onto it as a unit.
+UNSOUND_CANFIELD_SAFE = "card.rank == above(base)"
+
+
 def compare_safe(rules: Any, seeds: Iterable[int], timeout: float | None) -> tuple[dict[str, int], list[tuple[int, str, str]]]:
     """Solve each deal with and without safe moves (a budget of CPU time each, the moves not
     shortened): how many deals got each definite answer both ways, and the deals where the two
@@ -321,6 +345,8 @@ def compare_safe(rules: Any, seeds: Iterable[int], timeout: float | None) -> tup
     # that both searches win in well under a second (benchmarks/solver_safe.py compares 200).
     ("klondike", 1, (1, 2, 6, 8, 10), 1.0, 4, 0),
     ("klondike", 3, (2, 10, 11, 12), 1.0, 3, 0),
+    ("mini-canfield", 1, range(1, 41), 0.5, 25, 5),
+    ("mini-canfield", 3, range(1, 41), 0.5, 15, 15),
 ])
 def test_safe_moves_never_change_a_definite_answer(tmp_path: Path, case: str, draw: int | None, seeds: Iterable[int],
                                                    timeout: float | None, solvable: int, unsolvable: int) -> None:
@@ -328,6 +354,8 @@ def test_safe_moves_never_change_a_definite_answer(tmp_path: Path, case: str, dr
     An unknown on either side is no disagreement, so each case needs enough definite answers."""
     if case == "tiny":
         rules = load_ruleset(TINY)
+    elif case == "mini-canfield":
+        rules = load_ruleset(mini_canfield(tmp_path), {"draw": draw, "autoplay": False})
     else:
         rules = load_ruleset(mini_klondike(tmp_path) if case == "mini" else "klondike", {"draw": draw})
     assert any(t.safe is not None for t in rules.moves)
@@ -348,6 +376,17 @@ def test_no_safe_catches_the_unsound_claim_that_lost_a_draw_three_win(tmp_path: 
     assert len(clashes) >= 2 and all((a, b) == (UNSOLVABLE, SOLVABLE) for _, a, b in clashes), clashes
     sound = load_ruleset(mini_klondike(tmp_path), {"draw": 3})
     assert solve(sound, seed=3, thoughtful=True, timeout=None).answer == SOLVABLE
+
+
+def test_no_safe_catches_canfields_first_claim_a_card_above_the_base_before_the_bases_are_home(
+        tmp_path: Path) -> None:
+    rules = load_ruleset(mini_canfield(tmp_path, UNSOUND_CANFIELD_SAFE), {"draw": 1, "autoplay": False})
+    trusting = solve(rules, seed=36, thoughtful=True, timeout=None)
+    checking = solve(rules, seed=36, thoughtful=True, timeout=None, use_safe=False)
+    assert (trusting.answer, checking.answer) == (UNSOLVABLE, SOLVABLE)
+    assert replay(rules, checking.moves, seed=36).outcome == "won"
+    sound = load_ruleset(mini_canfield(tmp_path), {"draw": 1, "autoplay": False})
+    assert solve(sound, seed=36, thoughtful=True, timeout=None).answer == SOLVABLE
 
 
 def test_no_safe_never_asks_whether_a_move_is_safe(monkeypatch: pytest.MonkeyPatch) -> None:
