@@ -12,7 +12,7 @@ a mixed-radix number of the fields that tell its moves apart, each a local index
 - for `take: run` only, the packet size less one (the other takes fix the count from the
   position: `top` 1, `all` the pile, `count` its expression, `any` one card);
 - for `take: any`, the picked card (0: the blind pick of a hidden card, else card id + 1);
-- for `for_seat`, the chosen seat;
+- for `for_seat`, the chosen seat; for `choose`, the index of the value named;
 - for `select`, one digit per pile of the select zones: 0 not chosen, else (for `take: run`)
   the count taken, or 1 (for `top` and `all`, whose count the position fixes).
 
@@ -45,7 +45,7 @@ class _Block:
     targets: tuple[dict[int, int], ...]
     count_weight: int    # `take: run`: (packet size - 1) x this; 0 for other takes
     pick_weight: int     # `take: any`: (card + 1, 0 blind) x this
-    seat_weight: int     # `for_seat`: the chosen seat x this
+    seat_weight: int     # `for_seat`: the chosen seat x this (`choose`: the value's index x this)
     selected: tuple[int, ...]  # `select`: the piles, in order, each one digit
     select_digits: int         # values of one such digit
 
@@ -60,8 +60,8 @@ class ActionSpace:
         for template in rules.moves:
             digits = ncards + 1 if template.select_take == "run" else 2
             weight = digits ** len(template.select_piles)
-            seat_weight = weight if template.for_seat else 0
-            weight *= seats if template.for_seat else 1
+            seat_weight = weight if template.for_seat or template.choices else 0
+            weight *= seats if template.for_seat else len(template.choices) or 1
             pick_weight = weight if template.take == "any" else 0
             weight *= ncards + 1 if template.take == "any" else 1
             count_weight = weight if template.take == "run" else 0

@@ -102,7 +102,8 @@ class _CannotInline(Exception):
 
 
 # The bindings a move's apply function has as locals (the names its expressions may read).
-MOVE_LOCALS = frozenset({"b_src", "b_dst", "b_n", "b_cards", "b_card", "b_player", "b_move", "b_target"})
+MOVE_LOCALS = frozenset({"b_src", "b_dst", "b_n", "b_cards", "b_card", "b_player", "b_move", "b_target",
+                         "b_choice"})
 
 
 def _fail(exprs: list[tuple[str, SourcePos | None, list[Span]]]) -> Callable[[Exception, int], RulesetRuntimeError]:
@@ -268,7 +269,7 @@ class ApplyGenerator:
         if selects:
             return None
         rules = self.host.rules
-        bound = frozenset({"b_player", "b_move", "b_target"} | ({"b_src", "b_n", "b_cards", "b_card"}
+        bound = frozenset({"b_player", "b_move", "b_target", "b_choice"} | ({"b_src", "b_n", "b_cards", "b_card"}
                                                                 if template.sources else set())
                           | ({"b_dst"} if template.targets else set()))
         lines: list[str] = []
@@ -285,6 +286,8 @@ class ApplyGenerator:
         name = f"apply_{template.index}"
         head = [f"def {name}(S, b_src, b_dst, b_n, b_player, b_pick, b_target):",
                 f"    P = S.piles; U = S.up; V = S.vars; b_move = {template.name!r}"]
+        if template.choices:  # `choose`: the value named, by its index
+            head.append(f"    b_choice = CHOICES_{template.index}[b_target]")
         if {"b_cards", "b_card"} & names_in("\n".join(lines)):  # the cards taken, as the engine's env has them
             head.append("    b_cards = [b_pick] if b_pick is not None else P[b_src][len(P[b_src]) - b_n:] if b_n else []")
             head.append("    b_card = b_cards[0] if b_cards else None")

@@ -185,6 +185,7 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">=": operator.ge}
 _PY_OP = {"/": "//"}
 _ARITH_CALL = {"**": "power"}  # operators compiled as calls of a checked helper
+_FOLDED_RANGE = 1_000  # a range of constants up to this long is computed at load
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
                   "abs", "pairs", "of", "legal_moves", "range")
@@ -422,6 +423,9 @@ class Compiler:
         if func == "range":
             arity(1, 2)
             bounds = [self.compile(a, (INT,)) for a in args]
+            if all(b.const for b in bounds) and len(range(*(b.value for b in bounds))) <= _FOLDED_RANGE:
+                numbers = tuple(range(*(b.value for b in bounds)))  # known at load (`choose` needs that)
+                return Compiled(repr(numbers), LIST, const=True, value=numbers, total=True)
             # counted like a loop over the numbers, so ranges made again and again stay bounded
             return Compiled(f"charge(int_range({', '.join(b.source for b in bounds)}))", LIST)
         if func in ("min", "max"):
@@ -902,7 +906,8 @@ def over_steps() -> None:
 
 
 RUNTIME_GLOBALS: dict[str, Any] = {
-    "__builtins__": {}, "len": len, "range": range, "set": set, "reversed": reversed, "sum": sum, "min": min,
+    "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
+    "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
     "power": power, "int_range": int_range,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,

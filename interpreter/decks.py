@@ -54,6 +54,14 @@ class Deck:
                     tuple(self.codes[i] for i in ids), tuple(self.faces[i] for i in ids),
                     tuple(self.styles[i] for i in ids), self.back)
 
+    def repeated(self, times: int) -> "Deck":
+        """`times` decks shuffled together (a ruleset's `deck.copies`): the cards again and again,
+        each card's `copy` renumbered across all of them (1 for the first of equal cards, ...)."""
+        cards = [copy_data(card) for _ in range(times) for card in self.cards]
+        _number_copies(cards)
+        return Deck(self.name, self.description, self.attributes, tuple(cards), self.codes * times,
+                    self.faces * times, self.styles * times, self.back)
+
     def attribute_table(self, name: str) -> dict[int | None, Any]:
         """Card id -> value of one attribute; `None` (no card) maps to None, so `top(p).rank` of an
         empty pile is none rather than an error."""
@@ -125,6 +133,15 @@ def load_deck(path: Path, display_path: str | None = None) -> Deck:
     return deck.copy()
 
 
+def _number_copies(cards: list[dict[str, Any]]) -> None:
+    """Number equal cards 1, 2, ... in deck order (`copy`), so a ruleset can keep only some copies."""
+    seen: dict[str, int] = {}
+    for card in cards:
+        key = repr(sorted((k, v) for k, v in card.items() if k != "copy"))
+        seen[key] = seen.get(key, 0) + 1
+        card["copy"] = seen[key]
+
+
 def _build(doc: Document) -> Deck:
     """The deck a deck file's document describes, checked."""
     data = doc.data
@@ -170,14 +187,7 @@ def _build(doc: Document) -> Deck:
     if "copy" in attributes:
         raise RulesetError("'copy' is given to every card (1 for the first of equal cards, 2 for the next, ...); "
                            "the deck cannot declare it", doc.pos(("attributes", "copy"), key=True))
-    seen_copies: dict[str, int] = {}
-    for card in cards:  # equal cards are numbered, so a ruleset can keep only some copies
-        key = repr(sorted(card.items()))
-        seen_copies[key] = seen_copies.get(key, 0) + 1
-    for card in reversed(cards):
-        key = repr(sorted(card.items()))
-        card["copy"] = seen_copies[key]
-        seen_copies[key] -= 1
+    _number_copies(cards)
     attributes["copy"] = "int"
     for index, card in enumerate(cards):
         for name, value in card.items():

@@ -58,7 +58,7 @@ class Move:
         self.dst = dst
         self.selection = selection  # for `select` moves: (pile, card count) for each chosen pile
         self.pick = pick  # for `take: any`: the card chosen from the source pile
-        self.seat = seat  # for `for_seat`: the seat chosen (0-based)
+        self.seat = seat  # for `for_seat`: the seat chosen (0-based); for `choose`: the value's index
         self.actor = -1  # in a simultaneous game: the seat that makes the move
 
     @property
@@ -82,7 +82,7 @@ class Move:
     def text(self, long: bool = False) -> str:
         rules = self.rules
         template = rules.moves[self.template]
-        seat = f" seat{self.seat + 1}" if self.seat >= 0 else ""
+        seat = "" if self.seat < 0 else f" {template.choices[self.seat]}" if template.choices else f" seat{self.seat + 1}"
         if template.named_text:  # in a simultaneous game the name carries the seat that moves
             return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + seat
         names = rules.pile_names
@@ -430,9 +430,12 @@ class Game:
         pile = self.state.piles[move.src] if move.src >= 0 else []
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
         cards = [pick] if pick is not None else (pile[len(pile) - move.count:] if move.count else [])
+        template = self.rules.moves[move.template]
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": self.state.current,
-               "move": self.rules.moves[move.template].name, "pick": pick, "target": move.seat}
+               "move": template.name, "pick": pick, "target": move.seat}
+        if template.choices:
+            env[template.choice_name] = template.choices[move.seat]
         self.rules.meter.reset()
         return bool(safe(self.state, env))
 
@@ -562,6 +565,8 @@ class Game:
             env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                    "card": cards[0] if cards else None, "player": S.current, "move": template.name,
                    "pick": pick, "target": move.seat}
+            if template.choices:
+                env[template.choice_name] = template.choices[move.seat]
             if move.selection:
                 env["selection"] = move.selection
                 env["chosen_piles"] = [p for p, _ in move.selection]

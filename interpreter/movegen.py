@@ -93,8 +93,9 @@ class MoveGenerator:
         if select is not None:
             innermost += 1  # conditions on the chosen cards sit in the loop over selections
         for_seat = "for_seat" in spec
-        if for_seat:
-            innermost += 1  # conditions on the chosen seat sit in the loop over seats
+        chooses = for_seat or bool(template.choices)
+        if chooses:
+            innermost += 1  # conditions on the chosen seat (or value) sit in the loop over seats (values)
         select_level = innermost
         if select is not None:
             self.host.globals[f"SELECT_{k}"] = make_selector(self.host, template, path + ("select",), select, scope)
@@ -326,12 +327,17 @@ class MoveGenerator:
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
-        pick = (", b_pick" if blind else ", b_card") if template.take == "any" else (", None" if for_seat else "")
-        seat_arg = ", b_target" if for_seat else ""
+        pick = (", b_pick" if blind else ", b_card") if template.take == "any" else (", None" if chooses else "")
+        seat_arg = ", b_target" if chooses else ""
         if select is not None and for_seat:
             raise RulesetError("a move cannot have both 'select' and 'for_seat'", self.host.doc.pos(path))
-        if for_seat:
-            lines.append(f"{indent}for b_target in range(S.players):")
+        if chooses:
+            if for_seat:
+                lines.append(f"{indent}for b_target in range(S.players):")
+            else:  # `choose`: the value's index goes in the move (as a seat does), the value is bound
+                lines.append(f"{indent}steps += {len(template.choices)}")
+                lines.append(f"{indent}if steps > budget: over_steps()")
+                lines.append(f"{indent}for b_target, b_choice in enumerate(CHOICES_{k}):")
             indent += "    "
             emit(seat_level)
             offer(f"{k}, b_src, b_n, b_dst, (){pick}{seat_arg}", f"({k}, b_src, b_n, b_dst{pick}{seat_arg})")
@@ -517,7 +523,7 @@ class _Hoister:
                 level = max(level, self.levels["card"])
             elif name in ("b_chosen", "b_chosen_piles"):
                 level = max(level, self.levels["chosen"])
-            elif name == "b_target":
+            elif name in ("b_target", "b_choice"):
                 level = max(level, self.levels["target"])
             elif name in self._levels:
                 level = max(level, self._levels[name])

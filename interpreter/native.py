@@ -844,6 +844,8 @@ class _ModuleBuilder(_Emitter):
         """The loops that list one move template's legal moves, nested as `movegen` nests them."""
         path = ("moves", template.name)
         spec = self.value_at(path)
+        if template.choices:
+            raise self.no("a move that names a value (choose)", path + ("choose",))
         k = template.index
         sources = f"S_{k}[b_player]" if template.seat_sources else f"S_{k}"
         targets = f"D_{k}[b_player]" if template.seat_targets else f"D_{k}"

@@ -16,14 +16,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .compiler import (BOOL, CARD, CARDS, INT, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
+from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
-                       variable_reads)
+                       type_of_value, variable_reads)
 from .actions import ActionSpace
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
-from .limits import (INT_MAX, INT_MIN, MAX_CHECK_NODES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
+from .limits import (INT_MAX, INT_MIN, MAX_CARDS, MAX_CHECK_NODES, MAX_CHOICES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
                      MAX_TRIGGER_PASSES)
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
                        TurnEffect)
@@ -105,6 +105,9 @@ class MoveTemplate:
     apply: Callable[..., None] | None = None
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
     for_seat: bool = False     # the move chooses a seat (`for_seat`)
+    # `choose: {NAME: VALUES}`: the values the move may name, and the name (`Move.seat` is the index).
+    choices: tuple[Any, ...] = ()
+    choice_name: str = ""
     select_piles: tuple[int, ...] = ()  # `select`: the piles it may choose, in order, and what each gives
     select_take: str = ""
 
@@ -480,6 +483,12 @@ class _Builder:
                                  f"ruleset, in decks/ and among the bundled decks)", self.doc.pos(where))
         self.rules.deck = load_deck(found)
         rules = self.rules
+        copies = spec.get("copies", 1) if isinstance(spec, dict) else 1
+        if copies > 1:  # several decks shuffled together, before `where` (which may read `card.copy`)
+            if copies * len(rules.deck) > MAX_CARDS:
+                raise RulesetError(f"{copies} decks of {len(rules.deck)} cards are more than {MAX_CARDS:,} cards",
+                                   self.doc.pos(("deck", "copies")))
+            rules.deck = rules.deck.repeated(copies)
         counts = range(rules.min_players, rules.max_players + 1)
         if isinstance(spec, dict) and "where" in spec:
             kept = self._deck_filter(rules.deck)
@@ -1003,6 +1012,10 @@ class _Builder:
                 bindings["chosen_piles"] = ("b_chosen_piles", PILES)
             if "for_seat" in spec:
                 bindings["target"] = ("b_target", INT)
+            choice_name, choices = self._choices(path, spec, bindings)
+            if choices:
+                bindings[choice_name] = ("b_choice", type_of_value(choices[0]))
+                self.globals[f"CHOICES_{index}"] = choices
             scope = self.scope.with_bindings(bindings)
             take = spec.get("take", "top")
             if "do" in spec:
@@ -1018,6 +1031,7 @@ class _Builder:
             if targets:
                 template.seat_targets = self.seat_zone_piles(path + ("to",))
             template.for_seat = "for_seat" in spec
+            template.choices, template.choice_name = choices, choice_name
             if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
                 template.select_piles = self.zone_piles(path + ("select", "from"))
                 template.select_take = spec["select"].get("take", "top")
@@ -1044,6 +1058,41 @@ class _Builder:
                 continue
             template.prefixed = any(zone_pairs(template) & zone_pairs(other) for other in rules.moves
                                     if other is not template and not other.named_text)
+
+    def _choices(self, path: PathKey, spec: dict[str, Any], bindings: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        """A move's `choose: {NAME: VALUES}`: the name and the values, known at load (a list, or an
+        expression of options and constants giving one): numbers or strings, of one kind, each once."""
+        if "choose" not in spec:
+            return "", ()
+        ((name, given),) = spec["choose"].items()
+        where = path + ("choose", name)
+        for other in ("for_seat", "select"):
+            if other in spec:
+                raise RulesetError(f"a move cannot have both 'choose' and '{other}'", self.doc.pos(where))
+        if name in bindings or name in self.scope.variables or name in self.scope.zones or name == "option":
+            raise RulesetError(f"'{name}' is already a name here (a binding, variable or zone): choose another",
+                               self.doc.pos(where, key=True))
+        if isinstance(given, list):
+            values = tuple(given)
+        else:
+            compiled, _ = self.compile_node(self.parse(where), where, self.scope, (LIST,))
+            if not compiled.const:
+                raise RulesetError("the values to choose from must be known when the ruleset loads (a list, "
+                                   "range(...) of numbers, or an expression of options)", self.doc.pos(where))
+            values = tuple(compiled.value)
+        kinds = {type(v) for v in values}
+        if not values or len(kinds) != 1 or not kinds <= {int, str}:
+            raise RulesetError("choose: one or more values, all numbers or all strings", self.doc.pos(where))
+        if len(values) > MAX_CHOICES:
+            raise RulesetError(f"choose: more than {MAX_CHOICES:,} values", self.doc.pos(where))
+        if len(set(values)) != len(values):
+            repeated = next(v for v in values if values.count(v) > 1)
+            raise RulesetError(f"choose: the value {repeated!r} is there twice", self.doc.pos(where))
+        if any(isinstance(v, str) and not v or isinstance(v, str) and not v.replace("_", "").replace("-", "").isalnum()
+               for v in values):
+            raise RulesetError("choose: a string value is a word (letters, digits, '-', '_'), since move texts "
+                               "end with it", self.doc.pos(where))
+        return name, values
 
     def _listing_reads(self) -> frozenset[int] | None:
         """The variable slots the generated listing reads, or None when it may read any (a

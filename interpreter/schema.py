@@ -121,11 +121,16 @@ def _alternatives(error: ValidationError) -> list[tuple[int, list[str], Any]]:
 
 def _chosen_alternative(error: ValidationError) -> list[ValidationError] | tuple[str, Any] | None:
     """For a `oneOf` whose alternatives are told apart by a key (an effect is `{move: ...}`,
-    `{turn_up: ...}`, ... or the name `move`): the errors inside the alternative the entry names,
+    `{turn_up: ...}`, ... or the name `move`), or by being a mapping: the errors inside the alternative the entry names,
     or, when it names none, the message saying so and what it may be, with the key to point at
     (None: the entry itself); None for other `oneOf`s."""
     alternatives = _alternatives(error)
     keyed = [(i, required) for i, required, _ in alternatives if required]
+    mappings = [i for i, alt in enumerate(error.validator_value) if isinstance(alt, dict) and alt.get("type") == "object"]
+    if isinstance(error.instance, dict) and len(mappings) == 1 and len(keyed) < 2:
+        # a name or a mapping (`deck: standard-52` or `deck: {name: ...}`): a mapping's errors are its own
+        inside = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == mappings[0]]
+        return inside or None
     if len(keyed) < 2:
         return None
     names = sorted({str(c) for _, _, c in alternatives if isinstance(c, str)} | {r[0] for _, r in keyed})

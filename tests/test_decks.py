@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from cardrules import DealError
+from cardrules import DealError, RulesetError, load_ruleset
 from cardrules.decks import load_deck
 from conftest import RULESETS
 
@@ -59,3 +60,45 @@ def test_a_deal_of_a_deck_with_copies_reads_repeated_codes() -> None:
     assert sorted(order) == list(range(48))
     with pytest.raises(DealError, match="appears more often than the deck holds it"):
         deck.parse_order("$1 " * 9)
+
+
+def _variant(tmp_path: Path, deck: str) -> Path:
+    (tmp_path / "klondike.yaml").write_text((RULESETS / "klondike.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "v.yaml"
+    path.write_text(f"extends: klondike\nruleset: v\ndeck:\n{deck}", encoding="utf-8")
+    return path
+
+
+def test_deck_copies_shuffles_that_many_decks_together_each_card_numbered_by_copy(tmp_path: Path) -> None:
+    rules = load_ruleset(_variant(tmp_path, "  name: standard-52\n  copies: 2\n"))
+    assert len(rules.deck) == 104 and Counter(rules.deck.codes) == Counter({code: 2 for code in set(rules.deck.codes)})
+    assert sorted(card["copy"] for card, code in zip(rules.deck.cards, rules.deck.codes) if code == "QH") == [1, 2]
+    game = rules.new_game(seed=4)
+    assert sorted(c for pile in game.state.piles for c in pile) == list(range(104))
+    assert len(game.state.piles[rules.zones["stock"].piles[0]]) == 104 - 28
+
+
+def test_deck_copies_filtered_by_suit_gives_eight_decks_of_one_suit(tmp_path: Path) -> None:
+    # Spider with one suit: 104 spades, eight of each rank.
+    rules = load_ruleset(_variant(tmp_path, "  name: standard-52\n  copies: 8\n  where: \"card.suit == 'spades'\"\n"))
+    assert len(rules.deck) == 104 and set(rules.deck.codes) == {r + "S" for r in "A23456789TJQK"}
+    assert sorted(card["copy"] for card, code in zip(rules.deck.cards, rules.deck.codes) if code == "7S") == \
+        list(range(1, 9))
+
+
+def test_deck_copies_and_where_can_keep_only_some_copies(tmp_path: Path) -> None:
+    rules = load_ruleset(_variant(tmp_path, "  name: standard-52\n  copies: 3\n  where: \"card.copy <= 2\"\n"))
+    assert len(rules.deck) == 104
+
+
+def test_deck_copies_past_the_card_limit_is_an_error_at_copies(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError, match="200 decks of 52 cards are more than 10,000 cards") as caught:
+        load_ruleset(_variant(tmp_path, "  name: standard-52\n  copies: 200\n"))
+    assert caught.value.pos is not None and caught.value.pos.line == 5
+
+
+def test_deck_copies_must_be_a_positive_number(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(_variant(tmp_path, "  name: standard-52\n  copies: 0\n"))
+    assert "less than the minimum of 1" in caught.value.message
+    assert caught.value.pos is not None and caught.value.pos.line == 5

@@ -442,6 +442,8 @@ FOLDED: list[tuple[str, Any]] = [
     ("none", None),
     ("2 ** option.draw", 8),
     ("[1, 2, 3][1:]", [2, 3]),
+    ("range(option.draw)", [0, 1, 2]),
+    ("range(2, 5)", [2, 3, 4]),
 ]
 
 
@@ -457,7 +459,7 @@ def test_constant_folding(expr: str, value: Any) -> None:
 
 NOT_FOLDED = ["score + 1", "size(stock)", "option.draw == score", "score > 0 and option.strict",
               "1 / 0", "top(waste).rank", "flag if option.strict else false", "2 ** -1", "2 ** 64",
-              "range(3)"]
+              "range(score)", "range(2000)"]
 
 
 @pytest.mark.parametrize("expr", NOT_FOLDED)
