@@ -128,7 +128,7 @@ def _chosen_alternative(error: ValidationError) -> list[ValidationError] | tuple
     keyed = [(i, required) for i, required, _ in alternatives if required]
     mappings = [i for i, alt in enumerate(error.validator_value) if isinstance(alt, dict) and alt.get("type") == "object"]
     if isinstance(error.instance, dict) and len(mappings) == 1 and len(keyed) < 2:
-        # a name or a mapping (`deck: standard-52` or `deck: {name: ...}`): a mapping's errors are its own
+        # a name or a mapping (`deck: NAME` or `deck: {name: ...}`): a mapping's errors are its own
         inside = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == mappings[0]]
         return inside or None
     if len(keyed) < 2:

@@ -6,7 +6,7 @@ import re
 
 from conftest import ROOT
 
-GAME_NAMES = re.compile(r"klondike|dollartaire|cascades|decktet|nerts|ten.?bucks|standard-52", re.IGNORECASE)
+GAME_NAMES = re.compile(r"klondike|canfield|dollartaire|cascades|decktet|nerts|ten.?bucks|standard-52", re.IGNORECASE)
 
 
 def test_interpreter_names_no_bundled_game_or_deck() -> None:
