@@ -28,7 +28,7 @@ from conftest import ROOT
 from helpers import pile, play, texts
 
 EXAMPLES = ROOT / "examples"
-NAMES = ("lock", "skip", "steal", "shopping", "refund", "full-stacks")
+NAMES = ("lock", "skip", "reverse", "again", "steal", "shopping", "refund", "full-stacks")
 
 
 # ---------------------------------------------------------------------------
@@ -273,6 +273,53 @@ def test_skip_with_two_players_a_2_gives_you_the_next_turn() -> None:
 
 
 # ---------------------------------------------------------------------------
+# Reverse: a $3 turns the order of play around
+# ---------------------------------------------------------------------------
+
+REVERSE_HANDS = [[3, 1, 1], [2, 1, 3], [2, 3, 2]]  # copies 3, three players
+
+
+def test_reverse_a_3_turns_the_order_of_play_around() -> None:
+    game = new_game("reverse", REVERSE_HANDS, copies=3)
+    play(game, "h@1:3>s3", "pass")
+    assert game.current_player == 2 and game.phase == "play"  # seat 3, not seat 2
+    assert game.view(0)["direction"] == -1
+    play(game, "h@3:2>s2", "pass")
+    assert game.current_player == 1  # and on round the other way: seat 2
+
+
+def test_reverse_other_bills_keep_the_order_as_in_the_base_game() -> None:
+    for name in ("reverse", "base"):
+        game = new_game(name, REVERSE_HANDS, copies=3)
+        play(game, "h@1:1>s1", "pass")
+        assert game.current_player == 1
+        play(game, "h@2:2>s2", "pass")
+        assert game.current_player == 2
+
+
+# ---------------------------------------------------------------------------
+# Again: a $1 gives you the next turn too
+# ---------------------------------------------------------------------------
+
+AGAIN_HANDS = [[1, 2, 1], [2, 1, 3], [2, 3, 3]]  # copies 3, three players
+
+
+def test_again_a_1_gives_the_seat_that_played_it_the_next_turn() -> None:
+    game = new_game("again", AGAIN_HANDS, copies=3)
+    play(game, "h@1:1>s1", "pass")
+    assert game.current_player == 0 and game.phase == "play"
+    play(game, "h@1:2>s2", "pass")
+    assert game.current_player == 1  # a $2 passes the turn on as usual
+
+
+def test_again_other_bills_pass_the_turn_as_in_the_base_game() -> None:
+    for name in ("again", "base"):
+        game = new_game(name, AGAIN_HANDS, copies=3)
+        play(game, "h@1:2>s2", "pass")
+        assert game.current_player == 1
+
+
+# ---------------------------------------------------------------------------
 # Pickpocket: claiming on your turn lets you steal a revealed bill
 # ---------------------------------------------------------------------------
 
@@ -487,6 +534,8 @@ def test_full_stacks_three_1s_with_option_three() -> None:
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "lock": [{}, {"lock": "both"}],
     "skip": [{}],
+    "reverse": [{}],
+    "again": [{}],
     "steal": [{}],
     "shopping": [{}, {"price": 1, "goal": 5}, {"price": 4, "goal": 8}],
     "refund": [{}],
