@@ -341,10 +341,12 @@ def compare_safe(rules: Any, seeds: Iterable[int], timeout: float | None) -> tup
     ("tiny", None, range(1, 41), None, 30, 3),       # every position searched both ways
     ("mini", 1, range(1, 41), 0.5, 25, 0),           # draw 1: nearly every deal is won
     ("mini", 3, range(1, 41), 0.5, 15, 10),
-    # Real deals: a search of a second proves no loss, so these are the deals among seeds 1-12
-    # that both searches win in well under a second (benchmarks/solver_safe.py compares 200).
-    ("klondike", 1, (1, 2, 6, 8, 10), 1.0, 4, 0),
-    ("klondike", 3, (2, 10, 11, 12), 1.0, 3, 0),
+    # Real deals: a search of a few seconds proves no loss, so these are the deals among seeds
+    # 1-12 that both searches win in well under their budget, with room for a loaded machine
+    # (drawing 3, seed 11 takes 1.25 s without safe moves alone, seeds 10 and 12 0.5 s; a budget
+    # of 1 s lost one of them under CI's load). benchmarks/solver_safe.py compares 200.
+    ("klondike", 1, (1, 2, 6, 8, 10), 2.0, 4, 0),
+    ("klondike", 3, (2, 10, 11, 12), 2.5, 3, 0),
     ("mini-canfield", 1, range(1, 41), 0.5, 25, 5),
     ("mini-canfield", 3, range(1, 41), 0.5, 15, 15),
 ])
