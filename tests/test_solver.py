@@ -347,7 +347,9 @@ def compare_safe(rules: Any, seeds: Iterable[int], timeout: float | None) -> tup
     # of 1 s lost one of them under CI's load). benchmarks/solver_safe.py compares 200.
     ("klondike", 1, (1, 2, 6, 8, 10), 2.0, 4, 0),
     ("klondike", 3, (2, 10, 11, 12), 2.5, 3, 0),
-    ("mini-canfield", 1, range(1, 41), 0.5, 25, 5),
+    # 24-card Canfield: drawing one, 9 of 40 deals are proved lost within 1 s (6 of them in under
+    # 0.4 s); drawing three, 21 within 0.5 s (20 in under 0.15 s).
+    ("mini-canfield", 1, range(1, 41), 1.0, 25, 5),
     ("mini-canfield", 3, range(1, 41), 0.5, 15, 15),
 ])
 def test_safe_moves_never_change_a_definite_answer(tmp_path: Path, case: str, draw: int | None, seeds: Iterable[int],
