@@ -9,6 +9,7 @@ the `State` methods, which write an undo journal.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -32,12 +33,15 @@ class Lineage:
     are not to be changed (but for `actor`, set by the engine in a simultaneous game, where moves
     are not kept)."""
 
-    __slots__ = ("known", "rules")
+    __slots__ = ("known", "rules", "texts")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         # The moves the lineage's listings made, by their fields, to offer again (movegen.MAX_KNOWN).
         self.known: dict[Any, Move] = {}
+        # The texts of the moves made (`record`), by the move (its fields): a view holds the record
+        # of every move, which would otherwise be written out anew for every view.
+        self.texts: dict[Move, str] = {}
 
 
 class Move:
@@ -127,7 +131,8 @@ class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
-                 "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction")
+                 "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction", "chance",
+                 "shuffles")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -138,6 +143,8 @@ class State:
         self.frames: tuple[tuple[int, int], ...] = ()  # (seat, phase) to return to after an `act`
         self.next_seat = -1  # the seat that takes the next turn (`turn_to`), -1: the next in order
         self.direction = 1   # the order of the turns: 1 up the seats, -1 down them (`reverse`)
+        self.chance = 0      # the seed of the shuffles made after the deal (`shuffle`)
+        self.shuffles = 0    # how many of them have been made: the next one's place in that seed's stream
         self.over = False
         self.outcome: str | None = None
         self.reason = ""
@@ -158,6 +165,7 @@ class State:
         other.phase = self.phase
         other.frames = self.frames
         other.next_seat, other.direction = self.next_seat, self.direction
+        other.chance, other.shuffles = self.chance, self.shuffles
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
@@ -199,6 +207,17 @@ class State:
         index = len(old) - depth
         self.journal.append(("piles", pile, old, pile, old))
         self.piles[pile] = old[:index] + old[index + 1:] + [old[index]]
+
+    def shuffle(self, pile: int) -> None:
+        """Put a pile's cards in a random order (faces as they lie), the game's next shuffle: it
+        depends only on the game's `chance` seed and on how many shuffles came before it."""
+        old = self.piles[pile]
+        cards = list(old)
+        random.Random(f"{self.chance}/{self.shuffles}").shuffle(cards)
+        self.journal.append(("piles", pile, old, pile, old))
+        self.journal.append(("shuffles", self.shuffles))
+        self.piles[pile] = cards
+        self.shuffles += 1
 
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
@@ -249,6 +268,8 @@ class State:
                 self.frames = entry[1]
             elif kind == "turn":
                 self.next_seat, self.direction = entry[1], entry[2]
+            elif kind == "shuffles":
+                self.shuffles = entry[1]
             else:
                 _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
 
@@ -325,6 +346,9 @@ class Game:
             random.Random(seed).shuffle(order)
         self.state = State(rules, self.players)
         self.state.deck_order = order
+        # The shuffles after the deal draw on the seed; a game from a deal (and no seed), on the deal.
+        self.state.chance = seed if seed is not None else int.from_bytes(
+            hashlib.sha256(" ".join(deck.codes[c] for c in order).encode()).digest()[:8], "big")
         self.state.lister = self._legal_names
         # The moves listed for `legal_moves()` in the current state (keyed by `_listing_key`), which
         # the engine's own listing takes over; cleared when a move starts or is taken back.
@@ -904,7 +928,8 @@ class Game:
 
     def determinize(self, seat: int, rng: random.Random) -> "Game":
         """A copy of the game as `seat` could imagine it: every card it cannot see is dealt anew at
-        random among the places of the cards it cannot see (faces kept as they lie).
+        random among the places of the cards it cannot see (faces kept as they lie), and the
+        shuffles still to come (`shuffle`) draw on a seed taken from `rng`.
 
         The result depends only on what the seat sees (its view) and on `rng`: the hidden cards
         are gathered in card-id order before the shuffle, so two games that differ only in cards
@@ -933,6 +958,10 @@ class Game:
         S.journal = []
         S.marks = []
         S.deck_order = []
+        # The shuffles still to come are as unknown to the seat as the hidden cards: a new seed for
+        # them from `rng`, and no seed of the real game kept on the copy.
+        S.chance = rng.getrandbits(64)
+        other.seed = None
         other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
         other._cycle, other._cycle_begin, other._cycle_stack = None, None, []
         other.history = list(self.history)
@@ -1080,7 +1109,14 @@ class Game:
         if seat is not None:
             self._check_seat(seat)
         knowers = self._knowers
-        return [move.text() if index not in knowers or seat in knowers[index] else move.concealed().text()
+        texts = self.lineage.texts
+
+        def text(move: Move) -> str:
+            known = texts.get(move)
+            if known is None:
+                known = texts[move] = move.text()
+            return known
+        return [text(move) if index not in knowers or seat in knowers[index] else text(move.concealed())
                 for index, move in enumerate(self.history[start:], start)]
 
     def view(self, player: int | None = 0) -> dict[str, Any]:

@@ -200,6 +200,9 @@ class Ruleset:
         self.repeat: tuple[int, str, str] | None = None  # (count, result, reason) of `end.repeat`
         self.cycle: CycleRule | None = None  # `end.cycle`
         self.on_start: list[Effect] = []
+        # Where a move or trigger shuffles (`shuffle`): a game with chance after the deal, which
+        # the solver refuses. None when nothing shuffles during play.
+        self.shuffles_in_play: SourcePos | None = None
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
@@ -868,9 +871,12 @@ class _Builder:
             pile = self.evaluator(path + ("take_deck",), scope, (PILE,))
             return lambda S, env: S.place_deck(pile(S, env))
         if kind == "deal":
-            if not setup:
-                raise RulesetError("deal is only allowed in setup", self.doc.pos(path))
             return self._deal_effect(path + ("deal",), scope)
+        if kind == "shuffle":
+            pile = self.evaluator(path + ("shuffle",), scope, (PILE,))
+            if path[0] in ("moves", "triggers") and self.rules.shuffles_in_play is None:
+                self.rules.shuffles_in_play = self.doc.pos(path)
+            return lambda S, env: S.shuffle(pile(S, env))
         raise RulesetError(f"unknown effect '{kind}'", self.doc.pos(path))  # pragma: no cover - schema catches
 
     def _loop(self, path: PathKey, scope: Scope) -> tuple[Loop, Scope, tuple[str, ...]]:

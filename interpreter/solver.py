@@ -757,6 +757,7 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     ruleset, then cached) is not counted on the clock.
     """
     tick = _clock(clock)
+    check_solvable_ruleset(game.rules)
     if engine not in SOLVER_ENGINES:
         raise SolveError(f"engine {engine!r}: choose {' or '.join(SOLVER_ENGINES)}")
     if max_positions is None:
@@ -907,6 +908,11 @@ def check_solvable_ruleset(rules: Ruleset) -> None:
             else str(rules.min_players)
         raise SolveError(f"{rules.name} is a game for {seats} players; the solver answers only one-player "
                          f"games (for several seats, pit bots against each other with --seat)")
+    if rules.shuffles_in_play is not None:
+        raise SolveError(f"{rules.name} shuffles cards during play: what a shuffle brings is chance, not a "
+                         f"choice, so no line of play is sure to win and the solver answers only games dealt "
+                         f"once, at the start (for a game with chance, measure it with bots: cardrules simulate)",
+                         rules.shuffles_in_play)
 
 
 def check_visibility(game: Game, thoughtful: bool) -> None:

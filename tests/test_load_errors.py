@@ -29,7 +29,7 @@ CASES: list[tuple[str, int, int, str, str]] = [
     ("wrong_type", 14, 20, "three", "'three' is not of type 'integer'"),
     ("missing_moves", 2, 1, "ruleset: mini", "'moves' is required"),
     # effects: an unknown one is named at its key, whatever effect it is nested in
-    ("unknown_effect", 22, 9, "shuffle: used", "unknown effect 'shuffle': effects are act, add,"),
+    ("unknown_effect", 22, 9, "burn: used", "unknown effect 'burn': effects are act, add,"),
     ("unknown_effect_name", 35, 9, "moov", "unknown effect 'moov'"),
     ("effect_missing_key", 35, 9, "if:", "'then' is required"),
     # expression syntax, in every YAML quoting style: the caret is on the offending character
