@@ -1278,8 +1278,8 @@ def run_case(case: Case, folder: Path) -> str:
         rules = bundled_rules(d["ruleset"])
         values = store.load(rules)
         rng = random.Random(d["seed"])
-        game = rules.new_game(seed=d["seed"], players=rng.randint(rules.min_players, min(rules.max_players, 3)),
-                              persisted=values)
+        most = max(rules.min_players, min(rules.max_players, 3))
+        game = rules.new_game(seed=d["seed"], players=rng.randint(rules.min_players, most), persisted=values)
         play_random(game, rng, rng.choice([0, 5, 30]))
         finish_game(game)
         start = getattr(game, "persisted_start", values)  # the values the game began with, before setup

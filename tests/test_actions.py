@@ -30,7 +30,7 @@ def _check_position(game: Any, seat: int | None) -> None:
 def test_legal_moves_have_distinct_action_numbers_that_name_them_back(name: str) -> None:
     rules = load_ruleset(name)
     for seed in range(3):
-        game = rules.new_game(seed=seed, players=min(rules.max_players, 3), max_moves=150)
+        game = rules.new_game(seed=seed, players=max(rules.min_players, min(rules.max_players, 3)), max_moves=150)
         rng = random.Random(seed)
         while not game.is_over:
             for seat in range(game.players) if rules.simultaneous else [None]:

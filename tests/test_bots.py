@@ -22,7 +22,7 @@ SMALL = {"random": {}, "greedy": {}, "montecarlo": {"budget": 6, "depth": 15},
 @pytest.mark.parametrize("name", BUNDLED)
 def test_every_bot_plays_every_bundled_ruleset_to_the_end(kind: str, name: str) -> None:
     rules = load_ruleset(name)
-    players = rules.max_players if rules.max_players <= 3 else 3
+    players = max(rules.min_players, min(rules.max_players, 3))
     game = rules.new_game(seed=5, players=players, max_moves=40)
     bots = {seat: make_bot(kind, 100 + seat, **SMALL[kind]) for seat in range(players)}
     if rules.simultaneous:
