@@ -132,7 +132,7 @@ class State:
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
                  "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction", "chance",
-                 "shuffles")
+                 "shuffles", "known", "sees", "owners")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -145,6 +145,12 @@ class State:
         self.direction = 1   # the order of the turns: 1 up the seats, -1 down them (`reverse`)
         self.chance = 0      # the seed of the shuffles made after the deal (`shuffle`)
         self.shuffles = 0    # how many of them have been made: the next one's place in that seed's stream
+        # By card, the seats (a bit each) that know it where they could not see it: shown to them
+        # (`show`), or seen by them before it moved out of their sight (a card passed face down).
+        # None where nothing can be known so (no `owner` zone, no `show`).
+        self.known: list[int] | None = [0] * len(rules.deck) if rules.tracks_knowledge else None
+        self.sees = rules.sees
+        self.owners = rules.pile_owner
         self.over = False
         self.outcome: str | None = None
         self.reason = ""
@@ -166,6 +172,8 @@ class State:
         other.frames = self.frames
         other.next_seat, other.direction = self.next_seat, self.direction
         other.chance, other.shuffles = self.chance, self.shuffles
+        other.known = list(self.known) if self.known is not None else None
+        other.sees, other.owners = self.sees, self.owners
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
@@ -188,6 +196,9 @@ class State:
         if n > len(old_src):
             n = len(old_src)
         moved = old_src[-n:]
+        known = self.known
+        if known is not None:  # who may know each card as it leaves, seeing it only privately
+            knowers = [self.private_seers(card, src) for card in moved]
         if flip:
             moved.reverse()
             for card in moved:
@@ -200,6 +211,30 @@ class State:
         piles[src] = old_src[:-n]
         under = piles[src] if src == dst else old_dst
         piles[dst] = moved + under if bottom else under + moved
+        if known is not None:
+            for card, mask in zip(moved[::-1] if flip else moved, knowers):
+                # A card every seat sees now needs no one's memory; else its knowers keep knowing it.
+                if mask:
+                    self.set_known(card, 0 if self.sees(self, card, dst, None) else mask)
+
+    def private_seers(self, card: int, pile: int) -> int:
+        """The seats (a bit each) that see `card` on `pile` while not every seat does; 0 if all do.
+        Besides the seats that know it, only a pile's owner can (`owner` visibility: ruleset.py)."""
+        sees = self.sees
+        if sees(self, card, pile, None):
+            return 0
+        mask = self.known[card]  # type: ignore[index]
+        owner = self.owners[pile]
+        if owner >= 0 and not mask >> owner & 1 and sees(self, card, pile, owner):
+            mask |= 1 << owner
+        return mask
+
+    def set_known(self, card: int, mask: int) -> None:
+        known = self.known
+        assert known is not None
+        if known[card] != mask:
+            self.journal.append(("known", card, known[card]))
+            known[card] = mask
 
     def lift(self, pile: int, depth: int) -> None:
         """Bring the card `depth` from the top of a pile to its top (the others keep their order)."""
@@ -218,6 +253,9 @@ class State:
         self.journal.append(("shuffles", self.shuffles))
         self.piles[pile] = cards
         self.shuffles += 1
+        if self.known is not None:  # nobody knows where a card went in a shuffled pile
+            for card in cards:
+                self.set_known(card, 0)
 
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
@@ -270,6 +308,8 @@ class State:
                 self.next_seat, self.direction = entry[1], entry[2]
             elif kind == "shuffles":
                 self.shuffles = entry[1]
+            elif kind == "known":
+                self.known[entry[1]] = entry[2]  # type: ignore[index]
             else:
                 _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
 
@@ -947,12 +987,17 @@ class Game:
                     hidden.append(card)
         if hidden:
             faces = [S.up[card] for card in hidden]
+            # What other seats know of a hidden card stays with its place, not with the card:
+            # the copy must not tell `seat` which cards they know (a peek at a hand it has not seen).
+            masks = [S.known[card] for card in hidden] if S.known is not None else None
             hidden.sort()
             rng.shuffle(hidden)
             piles = {pile: list(S.piles[pile]) for pile, _ in slots}
-            for (pile, i), card, face in zip(slots, hidden, faces):
+            for k, ((pile, i), card, face) in enumerate(zip(slots, hidden, faces)):
                 piles[pile][i] = card
                 S.up[card] = face
+                if masks is not None:
+                    S.known[card] = masks[k]  # type: ignore[index]
             for pile, cards in piles.items():
                 S.piles[pile] = cards
         S.journal = []

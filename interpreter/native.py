@@ -921,6 +921,13 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}if N[b_src] == 0: continue")
             if any_card:  # any one card, each different card (code) once; hidden ones blind, once
                 blind = any(self.rules.zones[self.rules.pile_zone[p]].visibility != "all" for p in template.sources)
+                zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
+                if self.rules.tracks_knowledge and any(zone.visibility != "all" and not (
+                        zone.visibility == "owner" and zone.seat_piles is not None) for zone in zones):
+                    # Whether a card is offered blind depends on who knows it (shown, passed), which
+                    # the native state does not keep: a seat's own `owner` piles it sees whole anyway.
+                    raise self.no("a move taking any card of a pile where a seat may know cards it cannot see",
+                                  path + ("take",))
                 lines.append(f"{indent}stamp += 1; offered_blind = False")
                 lines.append(f"{indent}for j in range(N[b_src] - 1, -1, -1):")
                 indent += "    "

@@ -203,6 +203,9 @@ class Ruleset:
         # Where a move or trigger shuffles (`shuffle`): a game with chance after the deal, which
         # the solver refuses. None when nothing shuffles during play.
         self.shuffles_in_play: SourcePos | None = None
+        # Whether a seat can know a card it does not see (a card passed from an `owner` zone, or
+        # `show`n): the engine then keeps, card by card, who knows it (engine.State.known).
+        self.tracks_knowledge = False
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
@@ -670,6 +673,7 @@ class _Builder:
         self.globals["PILE_OWNER"] = rules.pile_owner
         self.globals.update(id_checks(rules.pile_count, len(rules.deck)))
         rules.sees = self.globals["SEES"] = _seeing(tuple(rules.zones[z].visibility for z in zone_of), rules.pile_owner)
+        rules.tracks_knowledge = any(zone.visibility == "owner" for zone in rules.zones.values())
         layout = self.data.get("layout") or [[z] for z in rules.zones]
         for r, row in enumerate(layout):
             for c, zone in enumerate(row):
@@ -872,12 +876,33 @@ class _Builder:
             return lambda S, env: S.place_deck(pile(S, env))
         if kind == "deal":
             return self._deal_effect(path + ("deal",), scope)
+        if kind == "show":
+            return self._show_effect(path + ("show",), scope)
         if kind == "shuffle":
             pile = self.evaluator(path + ("shuffle",), scope, (PILE,))
             if path[0] in ("moves", "triggers") and self.rules.shuffles_in_play is None:
                 self.rules.shuffles_in_play = self.doc.pos(path)
             return lambda S, env: S.shuffle(pile(S, env))
         raise RulesetError(f"unknown effect '{kind}'", self.doc.pos(path))  # pragma: no cover - schema catches
+
+    def _show_effect(self, path: PathKey, scope: Scope) -> Effect:
+        """`show: {card | pile, to}`: the seat `to` learns a card, or every card of a pile, as it lies."""
+        spec = self._value(path)
+        if ("card" in spec) == ("pile" in spec):
+            raise RulesetError("show takes 'card' (one card) or 'pile' (every card of a pile), one of them",
+                               self.doc.pos(path))
+        one = self.evaluator(path + ("card",), scope, (CARD,)) if "card" in spec else None
+        pile = self.evaluator(path + ("pile",), scope, (PILE,)) if "pile" in spec else None
+        seat_of, at = self.evaluator(path + ("to",), scope, (INT,)), self.doc.pos(path + ("to",))
+        self.rules.tracks_knowledge = True
+
+        def show(S: Any, env: dict[str, Any]) -> None:
+            seat = _a_seat_of(S, seat_of(S, env), "show", at)
+            shown = list(S.piles[pile(S, env)]) if pile is not None else [one(S, env)]  # type: ignore[misc]
+            for card in shown:
+                if card is not None:  # the top of an empty pile: nothing to show
+                    S.set_known(card, S.known[card] | 1 << seat)
+        return show
 
     def _loop(self, path: PathKey, scope: Scope) -> tuple[Loop, Scope, tuple[str, ...]]:
         try:
@@ -1214,6 +1239,8 @@ def _seeing(visibility: tuple[str, ...], owner: tuple[int, ...]) -> Callable[[An
         kind = visibility[pile]
         if kind == "all":
             return True
+        if seat is not None and S.known is not None and S.known[card] >> seat & 1:
+            return True  # shown to the seat, or seen by it before it went out of its sight
         if kind == "none":
             return False
         if kind == "owner" and owner[pile] == seat:

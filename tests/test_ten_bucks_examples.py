@@ -28,7 +28,7 @@ from conftest import ROOT
 from helpers import pile, play, texts
 
 EXAMPLES = ROOT / "examples"
-NAMES = ("lock", "skip", "reverse", "again", "steal", "shopping", "refund", "full-stacks")
+NAMES = ("lock", "skip", "reverse", "again", "peek", "steal", "shopping", "refund", "full-stacks")
 
 
 # ---------------------------------------------------------------------------
@@ -320,6 +320,42 @@ def test_again_other_bills_pass_the_turn_as_in_the_base_game() -> None:
 
 
 # ---------------------------------------------------------------------------
+# Peek: a $3 shows you the next player's hand
+# ---------------------------------------------------------------------------
+
+PEEK_HANDS = [[3, 1, 2], [2, 1, 3], [1, 3, 2]]  # copies 3, three players
+
+
+def test_peek_a_3_shows_the_next_seats_hand_to_the_seat_that_played_it_only() -> None:
+    game = new_game("peek", PEEK_HANDS, copies=3)
+    play(game, "h@1:3>s3")
+    assert seen_hand(game, 0, 1) == ["2", "1", "3"]           # seat 1 sees seat 2's hand
+    assert seen_hand(game, 2, 1) == [None, None, None]        # seat 3 does not
+    assert seen_hand(game, 0, 2) == [None, None, None]        # nor does seat 1 see seat 3's
+    play(game, "pass", "h@2:1>s1", "pass")
+    assert seen_hand(game, 0, 1) == ["2", "3"]                # still known, as the hand shrinks
+    assert seen_hand(game, 2, 1) == [None, None]
+
+
+def test_peek_other_bills_show_nothing_as_in_the_base_game() -> None:
+    for name in ("peek", "base"):
+        game = new_game(name, PEEK_HANDS, copies=3)
+        play(game, "h@1:1>s1")
+        assert seen_hand(game, 0, 1) == [None, None, None]
+    game = new_game("base", PEEK_HANDS, copies=3)
+    play(game, "h@1:3>s3")
+    assert seen_hand(game, 0, 1) == [None, None, None]
+
+
+def test_peek_a_bots_copy_keeps_the_hand_its_seat_saw() -> None:
+    game = new_game("peek", PEEK_HANDS, copies=3)
+    play(game, "h@1:3>s3")
+    for k in range(4):
+        copy = game.determinize(0, random.Random(k))
+        assert hand(copy, 1) == ["2", "1", "3"]
+
+
+# ---------------------------------------------------------------------------
 # Pickpocket: claiming on your turn lets you steal a revealed bill
 # ---------------------------------------------------------------------------
 
@@ -536,6 +572,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "skip": [{}],
     "reverse": [{}],
     "again": [{}],
+    "peek": [{}],
     "steal": [{}],
     "shopping": [{}, {"price": 1, "goal": 5}, {"price": 4, "goal": 8}],
     "refund": [{}],
