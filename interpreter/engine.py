@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from .errors import ArgumentError, IllegalMoveError, SetupError, printable, unknown
-from .movegen import BLIND
+from .movegen import BLIND, remember
 from .ruleset import CycleRule, Ruleset, runtime_error
 
 
@@ -40,7 +40,7 @@ class Lineage:
         # The moves the lineage's listings made, by their fields, to offer again (movegen.MAX_KNOWN).
         self.known: dict[Any, Move] = {}
         # The texts of the moves made (`record`), by the move (its fields): a view holds the record
-        # of every move, which would otherwise be written out anew for every view.
+        # of every move, which would otherwise be written out anew for every view (movegen.MAX_KNOWN).
         self.texts: dict[Move, str] = {}
 
 
@@ -491,17 +491,23 @@ class Game:
         safe = self.rules.moves[move.template].safe
         if safe is None:
             return False
-        pile = self.state.piles[move.src] if move.src >= 0 else []
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
-        cards = [pick] if pick is not None else (pile[len(pile) - move.count:] if move.count else [])
-        template = self.rules.moves[move.template]
-        env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
-               "card": cards[0] if cards else None, "player": self.state.current,
-               "move": template.name, "pick": pick, "target": move.seat}
-        if template.choices:
-            env[template.choice_name] = template.choices[move.seat]
+        env = self._move_env(move, pick)
         self.rules.meter.reset()
         return bool(safe(self.state, env))
+
+    def _move_env(self, move: Move, pick: int | None) -> dict[str, Any]:
+        """The names a move's own expressions see (`when`, `do`, `safe`), as the move stands now."""
+        S = self.state
+        template = self.rules.moves[move.template]
+        pile = S.piles[move.src] if move.src >= 0 else []
+        cards = [pick] if pick is not None else (pile[len(pile) - move.count:] if move.count else [])
+        env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
+               "card": cards[0] if cards else None, "player": S.current, "move": template.name,
+               "pick": pick, "target": move.seat}
+        if template.choices:  # `choose`: the value named, by its index
+            env[template.choice_name] = template.choices[move.seat]
+        return env
 
     def focus(self, seat: int) -> None:
         """In a simultaneous game: make `seat` the one that `current_player` and `legal_moves()`
@@ -624,13 +630,7 @@ class Game:
         knew = self.seers(pick, move.src) if pick is not None else None  # who could see the card named, before
         run = template.apply if WRITTEN_OUT and not move.selection else None
         if run is None:
-            pile = S.piles[move.src] if move.src >= 0 else []
-            cards = [pick] if pick is not None else pile[len(pile) - move.count:] if move.count else []
-            env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
-                   "card": cards[0] if cards else None, "player": S.current, "move": template.name,
-                   "pick": pick, "target": move.seat}
-            if template.choices:
-                env[template.choice_name] = template.choices[move.seat]
+            env = self._move_env(move, pick)
             if move.selection:
                 env["selection"] = move.selection
                 env["chosen_piles"] = [p for p, _ in move.selection]
@@ -1158,8 +1158,8 @@ class Game:
 
         def text(move: Move) -> str:
             known = texts.get(move)
-            if known is None:
-                known = texts[move] = move.text()
+            if known is None:  # kept as the listings keep moves (emptied when full: MAX_KNOWN)
+                known = remember(texts, move, move.text())
             return known
         return [text(move) if index not in knowers or seat in knowers[index] else text(move.concealed())
                 for index, move in enumerate(self.history[start:], start)]

@@ -920,8 +920,8 @@ class _ModuleBuilder(_Emitter):
             indent += "    "
             lines.append(f"{indent}if N[b_src] == 0: continue")
             if any_card:  # any one card, each different card (code) once; hidden ones blind, once
-                blind = any(self.rules.zones[self.rules.pile_zone[p]].visibility != "all" for p in template.sources)
                 zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
+                blind = any(zone.visibility != "all" for zone in zones)
                 if self.rules.tracks_knowledge and any(zone.visibility != "all" and not (
                         zone.visibility == "owner" and zone.seat_piles is not None) for zone in zones):
                     # Whether a card is offered blind depends on who knows it (shown, passed), which
