@@ -13,7 +13,8 @@ import hashlib
 import random
 from typing import Any
 
-from .errors import ArgumentError, IllegalMoveError, SetupError, printable, unknown
+from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
+from .compiler import StepLimitError
 from .movegen import BLIND, remember
 from .ruleset import CycleRule, Ruleset, runtime_error
 
@@ -339,6 +340,11 @@ def _not_a_move(value: Any) -> str:
     return f"apply takes a Move (one of game.legal_moves()), not {_shown(value)}"
 
 
+def _written_at(rules: Ruleset, path: tuple[Any, ...]) -> SourcePos | None:
+    """Where a part of the ruleset is written (None for a ruleset not built from a file)."""
+    return rules.front_end.doc.pos(path) if rules.front_end is not None else None
+
+
 def _check_setup(seed: Any, deal: Any, players: Any, persisted: Any, max_moves: Any) -> None:
     """Refuse, with a `SetupError` that says what is expected, arguments a game cannot start from."""
     if seed is not None and not _whole(seed):
@@ -414,10 +420,13 @@ class Game:
                 S.vars[variable.slot + p] = value
         self.persisted_start = self.persistent_values()  # before setup: what the game's change is measured from
         env = {"player": 0}
-        for effect in rules.setup:
-            effect(S, env)
-        for effect in rules.on_start:
-            effect(S, env)
+        try:
+            for effect in rules.setup:
+                effect(S, env)
+            for effect in rules.on_start:
+                effect(S, env)
+        except StepLimitError as exc:  # an effect's loop (a `for`, a deal, a shuffle) went past the limit
+            raise runtime_error(exc, "the setup", _written_at(rules, ("setup",))) from None
         if rules.phases:
             S.current, S.phase = 0, min(set(range(len(rules.phases))) - rules.interrupt_phases)
         starting = [trigger for trigger in rules.triggers if trigger.at_start]
@@ -425,7 +434,11 @@ class Game:
             rules.meter.reset()
             start_env: dict[str, Any] = {"player": S.current, "move": ""}
             for trigger in starting:
-                trigger.run(S, start_env)
+                try:
+                    trigger.run(S, start_env)
+                except StepLimitError as exc:
+                    where = _written_at(rules, ("triggers", rules.triggers.index(trigger)))
+                    raise runtime_error(exc, f"trigger '{trigger.name}'", where) from None
         if S.next_seat >= 0:  # the start chose who moves first (`turn_to`)
             S.current, S.next_seat = S.next_seat, -1
         if rules.phases:
@@ -641,16 +654,19 @@ class Game:
         self.history.append(move)
         counted = False
         try:
-            if run is not None:  # the effects and triggers written out as one function
-                run(S, src, dst, count, S.current, pick, seat)  # (it takes the cards itself, if it reads them)
-                acted = end_turn = False
-            else:
-                for effect in template.effects:
-                    effect(S, env)
-                for trigger in rules.triggers:
-                    if trigger.after is None or template.name in trigger.after:
-                        trigger.run(S, env)
-                acted, end_turn = bool(env.get("acted")), bool(env.get("end_turn", False))
+            try:
+                if run is not None:  # the effects and triggers written out as one function
+                    run(S, src, dst, count, S.current, pick, seat)  # (it takes the cards itself, if it reads them)
+                    acted = end_turn = False
+                else:
+                    for effect in template.effects:
+                        effect(S, env)
+                    for trigger in rules.triggers:
+                        if trigger.after is None or template.name in trigger.after:
+                            trigger.run(S, env)
+                    acted, end_turn = bool(env.get("acted")), bool(env.get("end_turn", False))
+            except StepLimitError as exc:  # an effect's loop (a `for`, a deal, a shuffle) went past the limit
+                raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
             if knew is not None:
                 self._note_knowers(move, knew)
             if not S.over and not acted and not rules.simultaneous and (S.frames or rules.phases or rules.rotation):

@@ -882,7 +882,13 @@ class _Builder:
             pile = self.evaluator(path + ("shuffle",), scope, (PILE,))
             if path[0] in ("moves", "triggers") and self.rules.shuffles_in_play is None:
                 self.rules.shuffles_in_play = self.doc.pos(path)
-            return lambda S, env: S.shuffle(pile(S, env))
+            charge = self.rules.meter.charge
+
+            def shuffle(S: Any, env: dict[str, Any]) -> None:
+                shuffled = pile(S, env)
+                charge(S.piles[shuffled])  # a step a card, as a loop over the pile
+                S.shuffle(shuffled)
+            return shuffle
         raise RulesetError(f"unknown effect '{kind}'", self.doc.pos(path))  # pragma: no cover - schema catches
 
     def _show_effect(self, path: PathKey, scope: Scope) -> Effect:
@@ -895,11 +901,12 @@ class _Builder:
         pile = self.evaluator(path + ("pile",), scope, (PILE,)) if "pile" in spec else None
         seat_of, at = self.evaluator(path + ("to",), scope, (INT,)), self.doc.pos(path + ("to",))
         self.rules.tracks_knowledge = True
+        charge = self.rules.meter.charge
 
         def show(S: Any, env: dict[str, Any]) -> None:
             seat = _a_seat_of(S, seat_of(S, env), "show", at)
             shown = list(S.piles[pile(S, env)]) if pile is not None else [one(S, env)]  # type: ignore[misc]
-            for card in shown:
+            for card in charge(shown):
                 if card is not None:  # the top of an empty pile: nothing to show
                     S.set_known(card, S.known[card] | 1 << seat)
         return show
@@ -968,11 +975,14 @@ class _Builder:
         only = self.evaluator(path + ("where",), scope.with_bindings({"card": ("b_card", CARD), "dst": ("b_dst", PILE)}),
                               (BOOL,)) if "where" in spec else None
 
+        charge = self.rules.meter.charge
+
         def next_card(S: Any, env: dict[str, Any], source: int, target: int) -> int:
             """How deep in the source pile the next card for `target` lies (1 is the top)."""
             pile = S.piles[source]
             for depth in range(1, len(pile) + 1):
                 if only is None or only(S, {**env, "card": pile[-depth], "dst": target}):
+                    charge(range(depth))  # the cards looked at are steps (a deal may run in every move)
                     return depth
             raise RulesetRuntimeError("the deal ran out of cards" + (" that match 'where'" if only else ""),
                                       self.doc.pos(path))

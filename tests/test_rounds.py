@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from cardrules import RulesetError, load_ruleset
+from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
 from cardrules.native import Unsupported, native_backend
 from cardrules.solver import SolveError, solve
-from helpers import mini_with, pile
+from helpers import mini_with, pile, play
 
 HIGH_CARD = Path(__file__).parent / "fixtures" / "rounds" / "high-card.yaml"
 
@@ -166,3 +166,58 @@ def test_the_native_backend_names_a_shuffle_during_play_as_what_it_lacks(tmp_pat
     with pytest.raises(Unsupported, match="shuffle") as caught:
         native_backend(load_ruleset(path))
     assert caught.value.pos is not None and caught.value.pos.line == line_of(path, "- shuffle")
+
+
+
+MANY_SHUFFLES = """\
+ruleset: many-shuffles
+deck: {name: standard-52, copies: 190}
+variables:
+  passes: {initial: 0}
+zones:
+  stock: {short: s}
+setup:
+  - take_deck: stock
+moves:
+  mix:
+    when: "passes == 0"
+    do:
+      - set: {passes: 1}
+triggers:
+  - name: shuffle again and again
+    repeat: true
+    when: "0 < passes and passes < PASSES"
+    do:
+      - shuffle: stock
+      - add: {passes: 1}
+end:
+  when:
+    - if: "passes >= PASSES"
+      result: over
+"""
+
+
+@pytest.mark.parametrize(("passes", "fails"), [(50, False), (150, True)])
+def test_a_shuffle_counts_a_step_a_card_toward_the_limit_of_one_move(tmp_path: Path, passes: int,
+                                                                     fails: bool) -> None:
+    """9,880 cards shuffled 150 times is past the 1,000,000 steps of one move; 50 times is not."""
+    path = tmp_path / "r.yaml"
+    path.write_text(MANY_SHUFFLES.replace("PASSES", str(passes)))
+    game = load_ruleset(path).new_game(seed=1)
+    if fails:
+        with pytest.raises(RulesetRuntimeError, match="1,000,000 steps") as caught:
+            play(game, "mix")
+        assert caught.value.pos is not None and caught.value.pos.line == 11  # the move `mix` (its mapping)
+        assert game.history == [] and game.variable("passes") == 0
+    else:
+        play(game, "mix")
+        assert game.is_over and game.state.shuffles == passes - 1
+
+
+def test_a_setup_past_the_step_limit_is_an_error_at_the_setup(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(MANY_SHUFFLES.replace("PASSES", "150").replace(
+        "  - take_deck: stock\n", "  - take_deck: stock\n  - for: \"k in range(150)\"\n    do:\n      - shuffle: stock\n"))
+    with pytest.raises(RulesetRuntimeError, match="the setup.*1,000,000 steps") as caught:
+        load_ruleset(path).new_game(seed=1)
+    assert caught.value.pos is not None and caught.value.pos.line == 8  # the setup (its list)
