@@ -34,15 +34,12 @@ class Lineage:
     are not to be changed (but for `actor`, set by the engine in a simultaneous game, where moves
     are not kept)."""
 
-    __slots__ = ("known", "rules", "texts")
+    __slots__ = ("known", "rules")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         # The moves the lineage's listings made, by their fields, to offer again (movegen.MAX_KNOWN).
         self.known: dict[Any, Move] = {}
-        # The texts of the moves made (`record`), by the move (its fields): a view holds the record
-        # of every move, which would otherwise be written out anew for every view (movegen.MAX_KNOWN).
-        self.texts: dict[Move, str] = {}
 
 
 class Move:
@@ -406,6 +403,10 @@ class Game:
         self._legal: list[Move] | None = None  # the moves of the seat to act
         self._seat_legal: dict[int, list[Move]] = {}  # a simultaneous game's other seats' moves
         self._numbered: tuple[list[Move], list[int]] | None = None  # a listing and its action numbers
+        # The texts of the moves made (`record`), by the move (its fields): a view holds the record
+        # of every move, which would otherwise be written out anew for every view (movegen.MAX_KNOWN).
+        # Shared with clones, not with determinized copies (it holds texts naming hidden cards).
+        self._texts: dict[Move, str] = {}
         S = self.state
         for variable in rules.variables.values():
             count = self.players if variable.per_player else 1
@@ -979,6 +980,7 @@ class Game:
         other._legal = list(self._legal) if self._legal is not None else None
         other._seat_legal = {}
         other._numbered = None
+        other._texts = self._texts
         other.persisted_start = self.persisted_start
         return other
 
@@ -1023,6 +1025,7 @@ class Game:
         # them from `rng`, and no seed of the real game kept on the copy.
         S.chance = rng.getrandbits(64)
         other.seed = None
+        other._texts = {}  # the real game's record texts name cards the seat may not know
         other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
         other._cycle, other._cycle_begin, other._cycle_stack = None, None, []
         other.history = list(self.history)
@@ -1170,7 +1173,7 @@ class Game:
         if seat is not None:
             self._check_seat(seat)
         knowers = self._knowers
-        texts = self.lineage.texts
+        texts = self._texts
 
         def text(move: Move) -> str:
             known = texts.get(move)

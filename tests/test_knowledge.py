@@ -183,3 +183,14 @@ def test_random_games_never_show_a_seat_a_card_it_has_not_seen_or_been_shown(see
                             for c in hand_ids(game, seat)]
                 assert shown_hand(game, viewer, seat) == expected
             assert set(game.view(viewer)["zones"]["table"]) == set(codes(game, sorted(table)))
+
+
+def test_a_bots_copy_holds_no_record_text_naming_a_card_its_seat_does_not_know() -> None:
+    game = new_game()
+    give = first(game, "give")
+    card = game.rules.deck.codes[give.pick]
+    game.apply(give)
+    assert game.record(0) == [f"give:h@1:{card}"]  # the text naming it, written for seat 1
+    copy = game.determinize(2, random.Random(1))
+    assert copy.record(2) == ["give:h@1:?"]
+    assert not any(card in text for text in copy._texts.values())
