@@ -125,6 +125,12 @@ class Move:
             return f"Move(template={self.template!r}, src={self.src!r}, count={self.count!r}, dst={self.dst!r})"
 
 
+def best_seats(scores: list[int], sign: int) -> list[int]:
+    """The seats with the best score: the highest for `sign` 1, the lowest for -1."""
+    best = max(sign * s for s in scores)
+    return [p for p, s in enumerate(scores) if sign * s == best]
+
+
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
@@ -1111,14 +1117,17 @@ class Game:
         return [score(self.state, {"player": p}) for p in range(self.players)]
 
     def evaluation(self, player: int) -> int:
-        """How well a seat stands, for bots: the ruleset's `heuristic`, or else its score."""
-        heuristic = self.rules.heuristic or self.rules.score
-        self.rules.meter.reset()
-        return 0 if heuristic is None else heuristic(self.state, {"player": player})
+        """How well a seat stands, for bots, higher being better: the ruleset's `heuristic`, or else
+        its score (negated under `score_order: lower`)."""
+        rules = self.rules
+        heuristic = rules.heuristic or rules.score
+        rules.meter.reset()
+        return 0 if heuristic is None else rules.score_sign * heuristic(self.state, {"player": player})
 
     def winners(self) -> list[int] | None:
         """The seats that won a finished multi-seat game (0-based): those its end condition names,
-        else, when it ended `won` or `over`, those with the best score; nobody after `lost`,
+        else, when it ended `won` or `over`, those with the best score (the highest, or under
+        `score_order: lower` the lowest); nobody after `lost`,
         `draw`, `limit` or `abandoned`. None for a one-seat ruleset or an unfinished game."""
         if self.players == 1 or not self.state.over:
             return None
@@ -1126,8 +1135,7 @@ class Game:
             return list(self.state.winners)
         if self.state.outcome not in ("won", "over"):
             return []
-        scores = self.scores()
-        return [p for p, s in enumerate(scores) if s == max(scores)]
+        return best_seats(self.scores(), self.rules.score_sign)
 
     def variable(self, name: str, player: int | None = None) -> Any:
         """A variable's value; for a per-player variable, `player`'s (default: the seat to act)."""

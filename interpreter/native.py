@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .engine import best_seats
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_search import SOURCE as SEARCH_SOURCE
@@ -588,7 +589,9 @@ class _Emitter:
         params: list[str] = []
         args: list[str] = []
         inner: dict[str, _Val] = {}
-        used = _names(node, self.functions)  # only these: others may not be bound where it is tested
+        # Only these (others may not be bound where it is tested), and the seat, which a per-player
+        # zone or variable reads without naming it.
+        used = _names(node, self.functions) | {"player"}
         for i, (name, value) in enumerate(env.items()):
             if name.startswith("\0") or name not in used:
                 continue
@@ -1488,6 +1491,8 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
         evaluation = code
         if "heuristic" in self.data:
             evaluation = self.checked(self.expr(self.parse(("heuristic",)), env, "int"))
+        if self.rules.score_sign < 0:  # `score_order: lower`: bots and the search want it high
+            evaluation = f"neg({evaluation})"
         return (f"@njit(cache=True)\ndef score(C, N, U, V, O, M, b_player):\n    return {code}\n\n\n"
                 f"@njit(cache=True)\ndef evaluation(C, N, U, V, O, M, b_player):\n    return {evaluation}\n")
 
@@ -1827,8 +1832,7 @@ class NativeGame:
             return [p for p in range(int(self.M[PLAYERS])) if self.M[WINNERS] >> p & 1]
         if self.outcome not in ("won", "over"):
             return []
-        scores = [self.score(p) for p in range(int(self.M[PLAYERS]))]
-        return [p for p, v in enumerate(scores) if v == max(scores)]
+        return best_seats([self.score(p) for p in range(int(self.M[PLAYERS]))], self.native.rules.score_sign)
 
     def score(self, player: int = 0) -> int:
         return int(self._call("score", self.C, self.N, self.U, self.V, self.O, self.M, player))

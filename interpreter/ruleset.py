@@ -210,6 +210,8 @@ class Ruleset:
         self.score: Evaluator | None = None
         self.label: Evaluator | None = None
         self.heuristic: Evaluator | None = None  # how well a seat stands, for bots (default: the score)
+        # How scores (and the heuristic) read: 1 when higher is better, -1 when lower is (`score_order`).
+        self.score_sign = 1
         self.rotation = False
         self.simultaneous = False  # every seat may move at any moment (`turns.order: simultaneous`)
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
@@ -1235,6 +1237,8 @@ class _Builder:
             self.rules.label = self.evaluator(("label",), scope, ("str",))
         if "heuristic" in self.data:
             self.rules.heuristic = self.evaluator(("heuristic",), scope, (INT,))
+        if self.data.get("score_order") == "lower":
+            self.rules.score_sign = -1
         if "score" in self.data:
             self.rules.score = self.evaluator(("score",), scope, (INT,))
         elif "score" in self.rules.variables:

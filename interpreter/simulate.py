@@ -4,7 +4,8 @@
 `random`) and shows how they went: each seat's share of the wins with a 95% Wilson interval,
 its scores, how long games last, how many moves a seat has to choose from, how games end, and
 for games of several seats how often the lead changes hands and how often the winner came from
-behind (was not among the leaders at the middle move of the game).
+behind (was not among the leaders at the middle move of the game). Leaders are the seats with the
+best evaluation (heuristic or score), the lowest under the ruleset's `score_order: lower`.
 
 Game k (0-based) is dealt from seed `seed + k`, and its bots are seeded as `cardrules play`
 seeds them (`bots.seat_seed(game seed, seat)`; the clock of a game where every seat plays at once
@@ -84,6 +85,7 @@ class Plan:
     stamp: str = ""                            # the ruleset file's version: a worker's cached copy must match
     search_path: tuple[str, ...] = ()          # more folders the ruleset may read (`--path`)
     engine: str = "python"                     # or "native": the compiled backend plays (random seats)
+    score_order: str = "higher"                # which scores are better (the ruleset's `score_order`)
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -173,7 +175,7 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
     chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note)
     plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
                 rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders,
-                chosen)
+                chosen, "lower" if rules.score_sign < 0 else "higher")
     _COMPILED[_cache_key(plan)] = rules  # games played in this process use this copy
     return plan
 
@@ -502,6 +504,7 @@ def summarize(plan: Plan, records: Sequence[GameRecord]) -> dict[str, Any]:
         "seeds": [plan.seed, plan.seed + plan.games - 1],
         "seats": {str(s + 1): _seat_text(spec) for s, spec in enumerate(plan.seats)},
         "wins": wins,
+        "score_order": plan.score_order,
         "scores": [{"seat": s + 1, **describe([r.scores[s] for r in records])} for s in range(players)],
         "moves": describe([r.moves for r in records]),
         "turns": describe([r.turns for r in records]),
@@ -623,7 +626,8 @@ def render_summary(summary: dict[str, Any]) -> list[Any]:
     low, high = summary["seeds"]
     head = Text(summary["title"] or summary["ruleset"], style="bold")
     head.append(f"  {summary['games']} games, seeds {low}-{high}, {summary['players']} "
-                f"player{'s' if summary['players'] > 1 else ''}  {options}", style="dim")
+                f"player{'s' if summary['players'] > 1 else ''}  {options}"
+                + ("  (lower scores are better)" if summary["score_order"] == "lower" else ""), style="dim")
     parts.append(head)
 
     seats = Table(title="Seats", title_justify="left", show_edge=False)

@@ -34,7 +34,8 @@ A ruleset that can end `won` (an end condition, `no_moves`, `repeat`, or an `end
 searched for a win: `solvable` with the moves (shortened: detours back to a position of the
 path are cut), `unsolvable` when every reachable position was tried, `unknown` when the time
 (or the memory bound) ran out. A ruleset that can never end `won` is searched for the best
-score: the best finished game, or, while no move searched has lowered the score, the best
+score (the highest, or the lowest under `score_order: lower`; below, "lowered" means made
+worse): the best finished game, or, while no move searched has lowered the score, the best
 position reached (the score then stays until the game ends). `optimal` when the search was
 exhausted, `best found` otherwise. There is no generic upper bound on a score to prune with;
 where the score is one variable that only accumulates, a position reached again with no
@@ -463,9 +464,10 @@ class _Search:
         return key[:-1] + (True,)
 
     def so_far(self) -> int:
-        """The score now (before any end-of-game effects)."""
+        """The score now (before any end-of-game effects), as the search compares scores: higher
+        is better (negated under `score_order: lower`)."""
         score = self.rules.score
-        return 0 if score is None else int(score(self.state, {"player": 0}))
+        return 0 if score is None else self.rules.score_sign * int(score(self.state, {"player": 0}))
 
     def seen_before(self, key: Any, score: int, parent: _Frame | None) -> bool:
         """Was this position searched before (in a score search by dominance: with at least this
@@ -522,7 +524,7 @@ class _Search:
         game = self.game
         if self.score_goal:
             if game.outcome != "limit":
-                score = game.scores()[0]
+                score = self.rules.score_sign * game.scores()[0]
                 if self.best_final is None or score > self.best_final[0]:
                     self.best_final = (score, self.path())
             return False
@@ -815,7 +817,7 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
         score = None
     else:
         answer = (UNSOLVABLE if exhausted else UNKNOWN) if best is None else OPTIMAL if exhausted else BEST_FOUND
-        score = best[0] if best is not None else None
+        score = game.rules.score_sign * best[0] if best is not None else None
     if answer in (SOLVABLE, OPTIMAL, UNSOLVABLE):
         reason = ""
     if answer in (UNSOLVABLE, UNKNOWN):
@@ -860,12 +862,14 @@ def _clock(name: str) -> Callable[[], float]:
 
 
 def _first_reaching(game: Game, moves: list[str], score: int) -> list[str]:
-    """The moves up to the first position (not a finished game) where the score so far is `score`."""
+    """The moves up to the first position (not a finished game) where the score so far, as the
+    search compares scores, reaches `score`."""
     rules = game.rules
     depth = len(game.history)
     try:
         for i, text in enumerate(moves):
-            if rules.score is not None and not game.is_over and rules.score(game.state, {"player": 0}) >= score:
+            if (rules.score is not None and not game.is_over
+                    and rules.score_sign * rules.score(game.state, {"player": 0}) >= score):
                 return moves[:i]
             game.apply(game.parse_move(text))
     finally:
