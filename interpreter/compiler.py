@@ -476,9 +476,9 @@ class Compiler:
         return body
 
     def _comprehension(self, node: Comprehension) -> Compiled:
-        if node.func not in ("all", "any", "sum", "count", "min", "max", "list"):
-            raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max "
-                               f"or list", node.pos)
+        if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax"):
+            raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max, "
+                               f"argmin, argmax or list", node.pos)
         iterable = self.compile(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY))
         iterable = Compiled(f"charge({iterable.source})", iterable.type)  # each step counts (limits.MAX_STEPS)
         if iterable.type in (PAIRS, PAIRS_ANY):
@@ -498,7 +498,7 @@ class Compiler:
             py_names.append(py)
         try:
             element = self.compile(node.element, {"all": (BOOL,), "any": (BOOL,), "sum": (INT,), "min": (INT, STR),
-                                                   "max": (INT, STR)}.get(node.func))
+                                                   "max": (INT, STR), "argmin": (INT,), "argmax": (INT,)}.get(node.func))
             condition = self.compile(node.condition, (BOOL,)) if node.condition is not None else None
         finally:
             self._locals = saved
@@ -513,6 +513,11 @@ class Compiler:
                             PILES if element.type == PILE else LIST)
         if node.func in ("min", "max"):
             return Compiled(f"{node.func}(({generator}), default=None)", element.type)
+        if node.func in ("argmin", "argmax"):  # the first item whose number is the lowest / highest
+            if len(py_names) != 1:
+                raise CompileError(f"{node.func}(...) gives one item: it cannot unpack pairs(...)", node.iterable.pos)
+            keyed = f"(({element.source}), {target}) for {target} in {iterable.source}{filter_}"
+            return Compiled(f"arg_best(({keyed}), {node.func == 'argmax'})", element_types[0])
         return Compiled(f"{node.func}({generator})", INT if node.func == "sum" else BOOL)
 
     # -- operators -------------------------------------------------------------------------
@@ -899,6 +904,17 @@ class Meter:
         return items
 
 
+def arg_best(keyed: Any, highest: bool) -> Any:
+    """`argmax` / `argmin`: the first item whose key is the highest / lowest; None when there is none."""
+    best_key = best = None
+    for key, item in keyed:
+        if key is None:  # as min and max do: no card's attribute has no order
+            raise TypeError("'<' not supported between instances of 'NoneType' and 'int'")
+        if best_key is None or (key > best_key if highest else key < best_key):
+            best_key, best = key, item
+    return best
+
+
 def over_steps() -> None:
     """A generated enumerator went past its budget of steps."""
     raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing of the legal "
@@ -909,7 +925,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
     "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
-    "power": power, "int_range": int_range,
+    "power": power, "int_range": int_range, "arg_best": arg_best,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter

@@ -583,7 +583,7 @@ class _Emitter:
 
     def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
         func = node.func
-        if func not in ("all", "any", "count", "sum", "min", "max"):
+        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax"):
             raise self.no(f"{func}(... for ...)")
         # The helper takes every value of `env` as parameters (cards as three), and loops itself.
         params: list[str] = []
@@ -618,6 +618,7 @@ class _Emitter:
             lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
             inner["\0" + node.names[1]] = inner[node.names[1]] = _Val("card", b)
+            item = None  # a pair: no one item to give (argmin, argmax)
         elif isinstance(iterable, ListLit) and iterable.items and len(node.names) == 1:
             # a list written out: its items, in order (of one kind: numbers, strings, piles or cards)
             values = [self.expr(item, inner) for item in iterable.items]
@@ -629,6 +630,7 @@ class _Emitter:
             element = values[0]
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
                                                                       maybe_none=any(v.maybe_none for v in values))
+            item = (x, element.type)
         else:
             items = self.expr(iterable, inner)
             x = self.fresh("x")
@@ -657,6 +659,7 @@ class _Emitter:
             else:
                 raise self.no(f"a comprehension over {items.type}")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
+            item = (x, element_type)
         element = self.expr(node.element, inner)
         condition = self.expr(node.condition, inner, "bool") if node.condition is not None else None
         body = "        "
@@ -678,19 +681,29 @@ class _Emitter:
             self._want(element, "int")
             lines.append(f"{body}acc = add(acc, {self.checked(element)})")
             result, ret, type_ = "0", "acc", "int"
-        else:
+        elif func in ("min", "max"):
             self._want(element, "int")
             better = "<" if func == "min" else ">"
             lines.append(f"{body}v = {self.checked(element)}")
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
+        else:  # argmin, argmax: the first item whose number is the lowest / highest
+            self._want(element, "int")
+            if item is None or item[1] not in ("int", "card", "pile"):
+                raise self.no(f"{func}() of this kind of item")
+            better = "<" if func == "argmin" else ">"
+            lines.append(f"{body}v = {self.checked(element)}")
+            lines.append(f"{body}if not found or v {better} key: key = v; acc = {item[0]}")
+            lines.append(f"{body}found = True")
+            type_ = item[1]
+            result, ret = ("NOCARD" if type_ == "card" else "NO_INT"), "acc"
         name = self.fresh("comp")
         head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
-                f"    acc = {result}; found = False"]
+                f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
         return _Val(type_, f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})",
-                    maybe_none=func in ("min", "max"))
+                    maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))
 
     def _want(self, value: _Val, type_: str) -> None:
         if value.type != type_:
