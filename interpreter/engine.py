@@ -261,6 +261,24 @@ class State:
             for card in cards:
                 self.set_known(card, 0)
 
+    def bury(self, pile: int, n: int) -> None:
+        """Put the top `n` cards of a pile, together and in their order, at a random place in it:
+        under any number of the other cards, from none to all, alike likely. Like a shuffle, the
+        game's next draw of chance; the cards' whereabouts in the pile are then known to nobody."""
+        old = self.piles[pile]
+        n = min(n, len(old))
+        if n <= 0:
+            return
+        rest, packet = old[:len(old) - n], old[len(old) - n:]
+        at = random.Random(f"{self.chance}/{self.shuffles}").randint(0, len(rest))
+        self.journal.append(("piles", pile, old, pile, old))
+        self.journal.append(("shuffles", self.shuffles))
+        self.piles[pile] = rest[:at] + packet + rest[at:]
+        self.shuffles += 1
+        if self.known is not None:
+            for card in packet:
+                self.set_known(card, 0)
+
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
         self.up[card] = up

@@ -1244,6 +1244,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         for key in ("card",):
             if key in options:
                 raise self.no(f"a move effect with '{key}'", path + (key,))
+        if options.get("place") == "random":
+            raise self.no("a move effect with 'place: random'", path + ("place",))
         src = self.checked(self.expr(self.parse(path + ("from",)), env)) if "from" in options else env["src"].code
         dst = self.checked(self.expr(self.parse(path + ("to",)), env)) if "to" in options else env["dst"].code
         s, d = self.fresh("s"), self.fresh("d")

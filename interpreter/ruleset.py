@@ -938,6 +938,10 @@ class _Builder:
         flip = options.get("flip", False)
         face = {"up": True, "down": False}.get(options.get("face", ""), None)
         bottom = options.get("place", "top") == "bottom"
+        anywhere = options.get("place") == "random"
+        if anywhere and path[0] in ("moves", "triggers") and self.rules.shuffles_in_play is None:
+            self.rules.shuffles_in_play = self.doc.pos(path + ("place",))
+        charge = self.rules.meter.charge
 
         def move(S: Any, env: dict[str, Any]) -> None:
             source = src(S, env) if src is not None else env["src"]
@@ -950,6 +954,9 @@ class _Builder:
                                               f" is not on {self.rules.pile_names[source]}", self.doc.pos(path + ("card",)))
                 S.lift(source, len(pile) - pile.index(card))
                 S.move_cards(source, target, 1, flip, face, bottom)
+                if anywhere:
+                    charge(S.piles[target])
+                    S.bury(target, 1)
                 return
             if count is not None:
                 n = count(S, env)
@@ -959,8 +966,13 @@ class _Builder:
                     S.lift(source, len(S.piles[source]) - S.piles[source].index(env["pick"]))
             else:
                 n = len(S.piles[source])
+            if anywhere:
+                n = min(n, len(S.piles[source]))  # the cards that move, to be buried together
             S.move_cards(source, target, n, flip, face, bottom)
-        if one is None and all(fn is None or fn in self.inline for fn in (src, dst, count)):
+            if anywhere and n > 0:
+                charge(S.piles[target])  # a step a card of the pile, as a shuffle
+                S.bury(target, n)
+        if one is None and not anywhere and all(fn is None or fn in self.inline for fn in (src, dst, count)):
             parts = [self.inline[fn] if fn is not None else None for fn in (src, dst, count)]
             self.inline[move] = MoveEffect(parts[0], parts[1], parts[2], flip, face, bottom)
         return move

@@ -913,7 +913,8 @@ def check_solvable_ruleset(rules: Ruleset) -> None:
         raise SolveError(f"{rules.name} is a game for {seats} players; the solver answers only one-player "
                          f"games (for several seats, pit bots against each other with --seat)")
     if rules.shuffles_in_play is not None:
-        raise SolveError(f"{rules.name} shuffles cards during play: what a shuffle brings is chance, not a "
+        raise SolveError(f"{rules.name} shuffles cards during play (or places one at random): what a shuffle "
+                         f"brings is chance, not a "
                          f"choice, so no line of play is sure to win and the solver answers only games dealt "
                          f"once, at the start (for a game with chance, measure it with bots: cardrules simulate)",
                          rules.shuffles_in_play)

@@ -221,3 +221,84 @@ def test_a_setup_past_the_step_limit_is_an_error_at_the_setup(tmp_path: Path) ->
     with pytest.raises(RulesetRuntimeError, match="the setup.*1,000,000 steps") as caught:
         load_ruleset(path).new_game(seed=1)
     assert caught.value.pos is not None and caught.value.pos.line == 8  # the setup (its list)
+
+
+# -- a card placed at a random place in a pile (`move: {place: random}`) ---------------------
+
+BURY = Path(__file__).parent / "fixtures" / "rounds" / "bury.yaml"
+
+
+def _tuck_first(game: Any) -> tuple[int, int]:
+    """Seat 1 tucks its first card into the stock: the card, and how many stock cards lie above it."""
+    card = game.state.piles[game.rules.zones["hand"].piles[0]][0]
+    game.apply(game.parse_move(f"h@1:{game.rules.deck.codes[card]}>s"))
+    stock = game.state.piles[game.rules.zones["stock"].piles[0]]
+    return card, len(stock) - 1 - stock.index(card)
+
+
+def test_a_card_placed_at_random_goes_under_any_number_of_the_piles_cards_alike_likely() -> None:
+    rules = load_ruleset(BURY)
+    depths = []
+    for seed in range(800):
+        game = rules.new_game(seed=seed)
+        before = list(game.state.piles[rules.zones["stock"].piles[0]])
+        card, depth = _tuck_first(game)
+        after = game.state.piles[rules.zones["stock"].piles[0]]
+        assert [c for c in after if c != card] == before  # the others keep their order
+        assert not game.state.up[card]  # face down, as the move said
+        depths.append(depth)
+    # 7 cards in the stock: 8 places, from the top (0 above it) to the bottom (7 above it).
+    counts = [depths.count(d) for d in range(8)]
+    assert sum(counts) == 800 and all(70 <= c <= 130 for c in counts), counts
+
+
+def test_the_same_seed_and_moves_place_alike_and_undo_takes_the_place_back() -> None:
+    rules = load_ruleset(BURY)
+    first, second = rules.new_game(seed=4), rules.new_game(seed=4)
+    assert _tuck_first(first) == _tuck_first(second)
+    assert first.state.piles == second.state.piles
+    stock_before = list(first.state.piles[rules.zones["stock"].piles[0]])
+    first.apply(first.parse_move("bury2"))
+    placed = list(first.state.piles[rules.zones["stock"].piles[0]])
+    first.undo()
+    assert first.state.piles[rules.zones["stock"].piles[0]] == stock_before
+    first.apply(first.parse_move("bury2"))
+    assert first.state.piles[rules.zones["stock"].piles[0]] == placed
+    # Other seeds place elsewhere.
+    assert len({_tuck_first(rules.new_game(seed=s))[1] for s in range(10)}) > 2
+
+
+def test_a_packet_placed_at_random_stays_together_in_its_order() -> None:
+    rules = load_ruleset(BURY)
+    for seed in range(30):
+        game = rules.new_game(seed=seed, players=1)
+        stock = game.state.piles[rules.zones["stock"].piles[0]]
+        top_two, rest = stock[-2:], stock[:-2]
+        game.apply(game.parse_move("bury2"))
+        after = game.state.piles[rules.zones["stock"].piles[0]]
+        at = after.index(top_two[0])
+        assert after[at:at + 2] == top_two and after[:at] + after[at + 2:] == rest
+
+
+def test_a_seat_that_placed_its_card_at_random_no_longer_knows_where_it_lies() -> None:
+    rules = load_ruleset(BURY)
+    for seed in range(20):
+        game = rules.new_game(seed=seed)
+        card, _ = _tuck_first(game)
+        stock = game.view(0)["zones"]["stock"]
+        assert all(code is None for code in stock)  # the tucker sees no card of the stock
+        assert game.state.known is not None and game.state.known[card] == 0
+
+
+def test_the_solver_and_the_native_backend_name_a_place_at_random_as_chance(tmp_path: Path) -> None:
+    with pytest.raises(SolveError, match="places one at random") as caught:
+        solve(load_ruleset(BURY), seed=1, timeout=5)
+    assert caught.value.pos is not None and caught.value.pos.line == line_of(BURY, "face: down, place: random")
+    with pytest.raises(Unsupported, match="place: random") as unsupported:
+        native_backend(load_ruleset(BURY))
+    assert unsupported.value.pos is not None and unsupported.value.pos.line == line_of(BURY, "face: down, place: random")
+    path = mini_with(tmp_path, "  - take_deck: stock\n", "  - take_deck: stock\n"
+                                                         "  - move: {from: stock, to: stock, count: 1, place: middle}\n")
+    with pytest.raises(RulesetError, match="middle") as bad:
+        load_ruleset(path)
+    assert bad.value.pos is not None and bad.value.pos.line == line_of(path, "place: middle")
