@@ -11,7 +11,9 @@ a mixed-radix number of the fields that tell its moves apart, each a local index
 - the destination's place among its `to` piles, in the same way (one value without `to`);
 - for `take: run` only, the packet size less one (the other takes fix the count from the
   position: `top` 1, `all` the pile, `count` its expression, `any` one card);
-- for `take: any`, the picked card (0: the blind pick of a hidden card, else card id + 1);
+- for `take: any`, the picked card (0: the blind pick of a hidden card, else card id + 1); for
+  `take: {any: K}`, the set of K cards, as its place among all sets of K cards of the deck (the
+  combinatorial number system: card ids sorted c1 < ... < cK give C(c1, 1) + ... + C(cK, K));
 - for `for_seat`, the chosen seat; for `choose`, the index of the value named;
 - for `select`, one digit per pile of the select zones: 0 not chosen, else (for `take: run`)
   the count taken, or 1 (for `top` and `all`, whose count the position fixes).
@@ -26,6 +28,7 @@ step of seeded games of every bundled and fixture ruleset.
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -63,7 +66,8 @@ class ActionSpace:
             seat_weight = weight if template.for_seat or template.choices else 0
             weight *= seats if template.for_seat else len(template.choices) or 1
             pick_weight = weight if template.take == "any" else 0
-            weight *= ncards + 1 if template.take == "any" else 1
+            if template.take == "any":
+                weight *= ncards + 1 if template.picks == 1 else math.comb(ncards, template.picks)
             count_weight = weight if template.take == "run" else 0
             weight *= ncards if template.take == "run" else 1
             targets, target_places = _weights(template.seat_targets, template.targets, seats, 0, weight)
@@ -87,7 +91,11 @@ class ActionSpace:
         if block.count_weight:
             a += (move.count - 1) * block.count_weight
         if block.pick_weight:
-            a += (move.pick + 1) * block.pick_weight
+            pick = move.pick
+            if isinstance(pick, tuple):
+                a += sum(math.comb(card, place) for place, card in enumerate(sorted(pick), 1)) * block.pick_weight
+            else:
+                a += (pick + 1) * block.pick_weight
         if block.seat_weight:
             a += move.seat * block.seat_weight
         if block.selected:

@@ -183,8 +183,7 @@ class ApplyGenerator:
             elif info.src is None:
                 count = "b_n"
                 if pick:  # `take: any`: bring the chosen card to the top first
-                    lines.append(f"{indent}if b_pick is not None: "
-                                 f"S.lift({source}, len(P[{source}]) - P[{source}].index(b_pick))")
+                    lines.append(f"{indent}if b_pick is not None: S.bring_up({source}, b_pick)")
             else:
                 count = f"len(P[{source}])"
             lines.append(f"{indent}S.move_cards({source}, {target}, {count}, {info.flip}, {info.face!r}, {info.bottom})")
@@ -289,7 +288,8 @@ class ApplyGenerator:
         if template.choices:  # `choose`: the value named, by its index
             head.append(f"    b_choice = CHOICES_{template.index}[b_target]")
         if {"b_cards", "b_card"} & names_in("\n".join(lines)):  # the cards taken, as the engine's env has them
-            head.append("    b_cards = [b_pick] if b_pick is not None else P[b_src][len(P[b_src]) - b_n:] if b_n else []")
+            picked = "[*b_pick]" if template.picks > 1 else "[b_pick]"  # `take: {any: K}`: a tuple of cards
+            head.append(f"    b_cards = {picked} if b_pick is not None else P[b_src][len(P[b_src]) - b_n:] if b_n else []")
             head.append("    b_card = b_cards[0] if b_cards else None")
         return self._define(name, head + lines + ["    return None"])
 

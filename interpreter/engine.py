@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
@@ -52,14 +53,15 @@ class Move:
     __slots__ = ("origin", "template", "src", "count", "dst", "selection", "pick", "seat", "actor")
 
     def __init__(self, rules: Ruleset | Lineage, template: int, src: int, count: int, dst: int,
-                 selection: tuple[tuple[int, int], ...] = (), pick: int | None = None, seat: int = -1) -> None:
+                 selection: tuple[tuple[int, int], ...] = (), pick: int | tuple[int, ...] | None = None,
+                 seat: int = -1) -> None:
         self.origin = rules
         self.template = template
         self.src = src
         self.count = count
         self.dst = dst
         self.selection = selection  # for `select` moves: (pile, card count) for each chosen pile
-        self.pick = pick  # for `take: any`: the card chosen from the source pile
+        self.pick = pick  # for `take: any`: the card chosen from the source pile (`{any: K}`: the K cards)
         self.seat = seat  # for `for_seat`: the seat chosen (0-based); for `choose`: the value's index
         self.actor = -1  # in a simultaneous game: the seat that makes the move
 
@@ -96,15 +98,14 @@ class Move:
         parts = []
         if self.src >= 0:
             parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else "")
-                         + (f":{rules.deck.codes[self.pick]}" if self.pick is not None and self.pick != BLIND
-                            else ":?" if template.take == "any" else "")
+                         + (_pick_text(rules.deck.codes, self.pick, template.picks) if template.take == "any" else "")
                          + "".join(f"+{pile(p)}" + (f"x{c}" if c > 1 else "") for p, c in self.selection))
         if self.dst >= 0:
             parts.append(pile(self.dst))
         text = ">".join(parts)
         return (f"{template.name}:{text}" if template.prefixed else text) + seat
 
-    def picking(self, card: int | None) -> "Move":
+    def picking(self, card: int | tuple[int, ...] | None) -> "Move":
         """The same move with `card` as its pick (a blind pick, once it is known which card it took)."""
         other = Move(self.origin, self.template, self.src, self.count, self.dst, self.selection, card, self.seat)
         other.actor = self.actor
@@ -123,6 +124,16 @@ class Move:
             return f"Move({self.text()!r})"
         except Exception:  # noqa: BLE001 - a move built by hand with fields that name nothing
             return f"Move(template={self.template!r}, src={self.src!r}, count={self.count!r}, dst={self.dst!r})"
+
+
+def _pick_text(codes: Sequence[str], pick: int | tuple[int, ...] | None, picks: int) -> str:
+    """The part of a `take: any` move's text that names its cards: `:7H`, `:2C,7H,QS` for several;
+    a card not named (a blind pick, or as a seat that cannot see it knows the move) is `?`."""
+    if isinstance(pick, tuple):
+        return ":" + ",".join(codes[c] for c in pick)
+    if pick is None or pick == BLIND:
+        return ":" + ",".join("?" * picks)
+    return f":{codes[pick]}"
 
 
 def best_seats(scores: list[int], sign: int) -> list[int]:
@@ -246,6 +257,12 @@ class State:
         index = len(old) - depth
         self.journal.append(("piles", pile, old, pile, old))
         self.piles[pile] = old[:index] + old[index + 1:] + [old[index]]
+
+    def bring_up(self, pile: int, pick: int | tuple[int, ...]) -> None:
+        """Bring a `take: any` move's card (or cards, in order: the last on top) to a pile's top."""
+        for card in pick if isinstance(pick, tuple) else (pick,):
+            cards = self.piles[pile]
+            self.lift(pile, len(cards) - cards.index(card))
 
     def shuffle(self, pile: int) -> None:
         """Put a pile's cards in a random order (faces as they lie), the game's next shuffle: it
@@ -534,12 +551,13 @@ class Game:
         self.rules.meter.reset()
         return bool(safe(self.state, env))
 
-    def _move_env(self, move: Move, pick: int | None) -> dict[str, Any]:
+    def _move_env(self, move: Move, pick: int | tuple[int, ...] | None) -> dict[str, Any]:
         """The names a move's own expressions see (`when`, `do`, `safe`), as the move stands now."""
         S = self.state
         template = self.rules.moves[move.template]
         pile = S.piles[move.src] if move.src >= 0 else []
-        cards = [pick] if pick is not None else (pile[len(pile) - move.count:] if move.count else [])
+        cards = list(pick) if isinstance(pick, tuple) else [pick] if pick is not None else \
+            (pile[len(pile) - move.count:] if move.count else [])
         env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
                "card": cards[0] if cards else None, "player": S.current, "move": template.name,
                "pick": pick, "target": move.seat}
@@ -665,7 +683,7 @@ class Game:
         if simultaneous and S.current != move.actor:
             S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
-        knew = self.seers(pick, move.src) if pick is not None else None  # who could see the card named, before
+        knew = self._named_seers(pick, move.src)  # who could see the cards named, before
         run = template.apply if WRITTEN_OUT and not move.selection else None
         if run is None:
             env = self._move_env(move, pick)
@@ -724,15 +742,26 @@ class Game:
                 return card
         raise IllegalMoveError(f"{self.rules.pile_names[pile]} has no card hidden from seat {S.current + 1}")
 
-    def _note_knowers(self, move: Move, knew: frozenset[int | None]) -> None:
-        """After a move that names a card: keep who may know it (`record`) unless every seat may."""
-        card = move.pick
-        for pile, cards in enumerate(self.state.piles):
-            if card in cards:
-                knew |= self.seers(card, pile)  # who can see it where it lies now
-                break
-        if None not in knew:  # a spectator sees only what every seat sees
-            self._knowers[len(self.history) - 1] = knew
+    def _named_seers(self, pick: int | tuple[int, ...] | None, pile: int) -> list[frozenset[int | None]] | None:
+        """Who sees each card a move names (`take: any`) on `pile` (None: a spectator); None when
+        the move names no card."""
+        if pick is None:
+            return None
+        return [self.seers(card, pile) for card in (pick if isinstance(pick, tuple) else (pick,))]
+
+    def _note_knowers(self, move: Move, knew: list[frozenset[int | None]]) -> None:
+        """After a move that names cards: keep who may know them (`record`) unless every seat may:
+        those who, for every card named, saw it before or see it where it lies now."""
+        picked = move.pick if isinstance(move.pick, tuple) else (move.pick,)
+        knowers: frozenset[int | None] | None = None
+        for card, before in zip(picked, knew):
+            for pile, cards in enumerate(self.state.piles):
+                if card in cards:
+                    before |= self.seers(card, pile)  # who can see it where it lies now
+                    break
+            knowers = before if knowers is None else knowers & before
+        if knowers is not None and None not in knowers:  # a spectator sees only what every seat sees
+            self._knowers[len(self.history) - 1] = knowers
 
     def _foreign(self, move: Move) -> str:
         """Why a move offered by another game (or built on another ruleset) is refused."""
@@ -758,8 +787,10 @@ class Game:
                 return f"a move's {field} is a pile index, 0-{rules.pile_count - 1} (-1: none), not {_shown(value)}"
         if not _whole(move.count) or move.count < 0:
             return f"a move's count is a number of cards, 0 or more, not {_shown(move.count)}"
-        if move.pick not in (None, BLIND) and not (_whole(move.pick) and 0 <= move.pick < len(rules.deck)):
-            return f"a move's pick is a card index, 0-{len(rules.deck) - 1}, not {_shown(move.pick)}"
+        picked: tuple[Any, ...] = move.pick if isinstance(move.pick, tuple) and move.pick else (move.pick,)
+        if move.pick not in (None, BLIND) and not all(_whole(c) and 0 <= c < len(rules.deck) for c in picked):
+            return (f"a move's pick is a card index, 0-{len(rules.deck) - 1} (or a tuple of them), "
+                    f"not {_shown(move.pick)}")
         return None
 
     def _check_seat(self, seat: Any, what: str = "seat") -> None:

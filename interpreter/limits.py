@@ -39,6 +39,7 @@ MAX_OPTIONS = 32
 MAX_MOVES_LIMIT = 10_000_000      # the highest `end.max_moves` a ruleset may set
 MAX_SELECT_LIMIT = 1_000_000      # the highest `select.limit`
 MAX_CHOICES = 1_000               # values one `choose` may name
+MAX_PICK_SETS = 1_000_000         # sets of cards `take: {any: K}` may tell apart: C(deck size, K)
 
 # -- a game --------------------------------------------------------------------------------
 # Steps (loop iterations of the enumerators and comprehensions, selections tried) that one

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import itertools
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +54,20 @@ def remember(known: dict[Any, Any], key: Any, move: Any) -> Any:
         known.clear()
     known[key] = move
     return move
+
+def pick_sets(pile: list[int], count: int, codes: Any, offered: list[int]) -> list[tuple[int, ...]]:
+    """`take: {any: K}`: every set of `count` cards of `offered` (the pile's cards the seat may
+    choose), each as a tuple in the pile's order, bottom first; sets of equal cards (the same codes)
+    once, the first found."""
+    seen: set[tuple[str, ...]] = set()
+    found = []
+    for cards in itertools.combinations(offered, count):
+        key = tuple(sorted(codes[c] for c in cards))
+        if key not in seen:
+            seen.add(key)
+            found.append(cards)
+    return found
+
 
 if TYPE_CHECKING:
     from .ruleset import MoveTemplate, _Builder
@@ -166,6 +182,7 @@ class MoveGenerator:
         # Piles to loop over: a tuple, or, with per-player zones, a tuple per acting seat.
         self.host.globals[f"SRC_{k}"] = template.seat_sources or template.sources
         self.host.globals["REMEMBER"] = remember
+        self.host.globals["pick_sets"], self.host.globals["comb"] = pick_sets, math.comb
         self.host.globals[f"DST_{k}"] = template.seat_targets or template.targets
         sources = f"SRC_{k}[b_player]" if template.seat_sources else f"SRC_{k}"
         targets = f"DST_{k}[b_player]" if template.seat_targets else f"DST_{k}"
@@ -285,6 +302,15 @@ class MoveGenerator:
                 bind_cards("1")
             elif template.take == "all":
                 bind_cards("len(pile)")
+            elif template.take == "any" and template.picks > 1:  # any K cards: each set of codes once
+                lines.append(f"{indent}steps += comb(len(pile), {template.picks})")
+                lines.append(f"{indent}if steps > budget: over_steps()")
+                lines.append(f"{indent}for b_pick in pick_sets(pile, {template.picks}, CODE, "
+                             + ("[c for c in pile if SEES(S, c, b_src, b_player)]):" if blind else "pile):"))
+                indent += "    "
+                lines.append(f"{indent}b_n = {template.picks}; b_card = b_pick[0]")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = list(b_pick)")
             elif template.take == "any":  # any one card of the pile; equal cards (one code) give one move
                 lines.append(f"{indent}codes_seen = set()")
                 if blind:
@@ -327,7 +353,8 @@ class MoveGenerator:
             lines.append(f"{indent}b_dst = -1")
         if run and match is None:
             run_loop()
-        pick = (", b_pick" if blind else ", b_card") if template.take == "any" else (", None" if chooses else "")
+        pick = (", b_pick" if blind or template.picks > 1 else ", b_card") if template.take == "any" else \
+            (", None" if chooses else "")
         seat_arg = ", b_target" if chooses else ""
         if select is not None and for_seat:
             raise RulesetError("a move cannot have both 'select' and 'for_seat'", self.host.doc.pos(path))

@@ -935,6 +935,8 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}for b_src in {sources}:")
             indent += "    "
             lines.append(f"{indent}if N[b_src] == 0: continue")
+            if any_card and template.picks > 1:
+                raise self.no("a move taking several cards of a pile (take: {any: K})", path + ("take",))
             if any_card:  # any one card, each different card (code) once; hidden ones blind, once
                 zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
                 blind = any(zone.visibility != "all" for zone in zones)

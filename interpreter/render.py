@@ -197,6 +197,8 @@ def moved_card(game: Game, move: Move, piles: list[list[int]] | None = None) -> 
         pile = (game.state.piles if piles is None else piles)[move.src]
         if move.pick == BLIND:
             return None  # a card the seat takes blind: it does not know which
+        if isinstance(move.pick, tuple):  # several cards chosen: the first (its text names them all)
+            return move.pick[0]
         return move.pick if move.pick is not None else pile[len(pile) - move.count]
     return None
 

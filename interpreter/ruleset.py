@@ -11,6 +11,7 @@ effect becomes a small closure. Nothing is parsed or tree-walked after this.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -23,7 +24,7 @@ from .actions import ActionSpace
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
-from .limits import (INT_MAX, INT_MIN, MAX_CARDS, MAX_CHECK_NODES, MAX_CHOICES, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
+from .limits import (INT_MAX, INT_MIN, MAX_CARDS, MAX_CHECK_NODES, MAX_CHOICES, MAX_PICK_SETS, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
                      MAX_TRIGGER_PASSES)
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
                        TurnEffect)
@@ -110,6 +111,7 @@ class MoveTemplate:
     choice_name: str = ""
     select_piles: tuple[int, ...] = ()  # `select`: the piles it may choose, in order, and what each gives
     select_take: str = ""
+    picks: int = 1  # `take: {any: K}`: the move picks K cards of its source (`Move.pick` a tuple for K > 1)
 
 
 @dataclass(frozen=True)
@@ -962,8 +964,8 @@ class _Builder:
                 n = count(S, env)
             elif src is None:
                 n = env["n"]
-                if env.get("pick") is not None:  # `take: any`: bring the chosen card to the top first
-                    S.lift(source, len(S.piles[source]) - S.piles[source].index(env["pick"]))
+                if env.get("pick") is not None:  # `take: any`: bring the chosen cards to the top first
+                    S.bring_up(source, env["pick"])
             else:
                 n = len(S.piles[source])
             if anywhere:
@@ -1072,7 +1074,9 @@ class _Builder:
                 bindings[choice_name] = ("b_choice", type_of_value(choices[0]))
                 self.globals[f"CHOICES_{index}"] = choices
             scope = self.scope.with_bindings(bindings)
-            take = spec.get("take", "top")
+            given = spec.get("take", "top")
+            take, picks = (given, 1) if not isinstance(given, dict) else \
+                ("any", self._pick_count(path + ("take", "any"), given["any"]))  # `take: {any: K}`
             if "do" in spec:
                 effects = self.effects(path + ("do",), scope)
             elif sources and targets:
@@ -1086,6 +1090,7 @@ class _Builder:
             if targets:
                 template.seat_targets = self.seat_zone_piles(path + ("to",))
             template.for_seat = "for_seat" in spec
+            template.picks = picks
             template.choices, template.choice_name = choices, choice_name
             if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
                 template.select_piles = self.zone_piles(path + ("select", "from"))
@@ -1113,6 +1118,16 @@ class _Builder:
                 continue
             template.prefixed = any(zone_pairs(template) & zone_pairs(other) for other in rules.moves
                                     if other is not template and not other.named_text)
+
+    def _pick_count(self, path: PathKey, count: int) -> int:
+        """`take: {any: K}`: K, checked to leave a fixed action space of a bounded size (one action
+        number per set of K cards of the deck)."""
+        sets = math.comb(len(self.rules.deck), count)
+        if sets > MAX_PICK_SETS:
+            raise RulesetError(f"take: {{any: {count}}} from a deck of {len(self.rules.deck)} cards gives {sets:,} "
+                               f"sets of cards, more than the {MAX_PICK_SETS:,} a move may tell apart",
+                               self.doc.pos(path))
+        return count
 
     def _choices(self, path: PathKey, spec: dict[str, Any], bindings: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
         """A move's `choose: {NAME: VALUES}`: the name and the values, known at load (a list, or an
