@@ -267,16 +267,9 @@ class State:
     def shuffle(self, pile: int) -> None:
         """Put a pile's cards in a random order (faces as they lie), the game's next shuffle: it
         depends only on the game's `chance` seed and on how many shuffles came before it."""
-        old = self.piles[pile]
-        cards = list(old)
-        random.Random(f"{self.chance}/{self.shuffles}").shuffle(cards)
-        self.journal.append(("piles", pile, old, pile, old))
-        self.journal.append(("shuffles", self.shuffles))
-        self.piles[pile] = cards
-        self.shuffles += 1
-        if self.known is not None:  # nobody knows where a card went in a shuffled pile
-            for card in cards:
-                self.set_known(card, 0)
+        cards = list(self.piles[pile])
+        self._draw().shuffle(cards)
+        self._rearrange(pile, cards, cards)  # nobody knows where a card went in a shuffled pile
 
     def bury(self, pile: int, n: int) -> None:
         """Put the top `n` cards of a pile, together and in their order, at a random place in it:
@@ -287,13 +280,24 @@ class State:
         if n <= 0:
             return
         rest, packet = old[:len(old) - n], old[len(old) - n:]
-        at = random.Random(f"{self.chance}/{self.shuffles}").randint(0, len(rest))
-        self.journal.append(("piles", pile, old, pile, old))
+        at = self._draw().randint(0, len(rest))
+        self._rearrange(pile, rest[:at] + packet + rest[at:], packet)
+
+    def _draw(self) -> random.Random:
+        """The game's next draw of chance after the deal (a shuffle, a random place): it depends only
+        on the `chance` seed and on how many draws came before it."""
+        rng = random.Random(f"{self.chance}/{self.shuffles}")
         self.journal.append(("shuffles", self.shuffles))
-        self.piles[pile] = rest[:at] + packet + rest[at:]
         self.shuffles += 1
+        return rng
+
+    def _rearrange(self, pile: int, cards: list[int], forgotten: list[int]) -> None:
+        """Lay a pile's cards in a new order drawn by chance; who knew the `forgotten` ones no longer
+        knows where they lie."""
+        self.journal.append(("piles", pile, self.piles[pile], pile, self.piles[pile]))
+        self.piles[pile] = cards
         if self.known is not None:
-            for card in packet:
+            for card in forgotten:
                 self.set_known(card, 0)
 
     def set_face(self, card: int, up: bool) -> None:

@@ -55,7 +55,7 @@ def remember(known: dict[Any, Any], key: Any, move: Any) -> Any:
     known[key] = move
     return move
 
-def pick_sets(pile: list[int], count: int, codes: Any, offered: list[int]) -> list[tuple[int, ...]]:
+def pick_sets(offered: list[int], count: int, codes: Any) -> list[tuple[int, ...]]:
     """`take: {any: K}`: every set of `count` cards of `offered` (the pile's cards the seat may
     choose), each as a tuple in the pile's order, bottom first; sets of equal cards (the same codes)
     once, the first found."""
@@ -305,12 +305,12 @@ class MoveGenerator:
             elif template.take == "any" and template.picks > 1:  # any K cards: each set of codes once
                 lines.append(f"{indent}steps += comb(len(pile), {template.picks})")
                 lines.append(f"{indent}if steps > budget: over_steps()")
-                lines.append(f"{indent}for b_pick in pick_sets(pile, {template.picks}, CODE, "
-                             + ("[c for c in pile if SEES(S, c, b_src, b_player)]):" if blind else "pile):"))
+                offered = "[c for c in pile if SEES(S, c, b_src, b_player)]" if blind else "pile"
+                lines.append(f"{indent}for b_pick in pick_sets({offered}, {template.picks}, CODE):")
                 indent += "    "
                 lines.append(f"{indent}b_n = {template.picks}; b_card = b_pick[0]")
                 if uses_cards:
-                    lines.append(f"{indent}b_cards = list(b_pick)")
+                    lines.append(f"{indent}b_cards = [*b_pick]")
             elif template.take == "any":  # any one card of the pile; equal cards (one code) give one move
                 lines.append(f"{indent}codes_seen = set()")
                 if blind:

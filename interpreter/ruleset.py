@@ -955,12 +955,8 @@ class _Builder:
                     raise RulesetRuntimeError(f"the card {self.rules.deck.codes[card] if card is not None else 'none'}"
                                               f" is not on {self.rules.pile_names[source]}", self.doc.pos(path + ("card",)))
                 S.lift(source, len(pile) - pile.index(card))
-                S.move_cards(source, target, 1, flip, face, bottom)
-                if anywhere:
-                    charge(S.piles[target])
-                    S.bury(target, 1)
-                return
-            if count is not None:
+                n = 1
+            elif count is not None:
                 n = count(S, env)
             elif src is None:
                 n = env["n"]

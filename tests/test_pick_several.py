@@ -36,7 +36,7 @@ def _expected_sets(game: Any, cards: list[int], k: int) -> set[tuple[str, ...]]:
 def _offered(game: Any, name: str) -> list[tuple[str, ...]]:
     """The sets of cards the legal moves `name` choose, by their codes (from the moves' texts)."""
     texts = [str(m) for m in game.legal_moves() if m.name == name]
-    return [tuple(sorted(t.split(":")[2].split(">")[0].split(","))) for t in texts]
+    return [tuple(sorted(t.rsplit(":", 1)[1].split(">")[0].split(","))) for t in texts]
 
 
 def test_pass_offers_every_set_of_three_cards_of_the_hand_once() -> None:
@@ -98,6 +98,28 @@ def test_cards_and_card_name_the_chosen_cards_in_a_moves_rules() -> None:
             pairs += len(ranks) == 1
             mixed += len(ranks) == 2
     assert pairs and mixed
+
+
+def test_a_condition_on_the_chosen_cards_offers_only_the_sets_that_meet_it(tmp_path: Path) -> None:
+    # Laying only pairs: the move's `when` reads `cards`, the set being listed.
+    path = tmp_path / "pairs.yaml"
+    path.write_text(PASS_THREE.read_text(encoding="utf-8").replace(
+        '    when: "all(of(passed, s) for s in seats) and not laid"',
+        '    when: "all(of(passed, s) for s in seats) and not laid and cards[0].rank == cards[1].rank"'),
+        encoding="utf-8")
+    rules = load_ruleset(path)
+    ranks = rules.deck.attribute_table("rank")
+    found = 0
+    for seed in range(30):
+        game = rules.new_game(seed=seed, players=2)
+        for _ in range(2):
+            game.apply(game.legal_moves()[0])
+        hand = _hand(game, game.current_player)
+        pairs = {key for key in _expected_sets(game, hand, 2)
+                 if len({ranks[rules.deck.codes.index(code)] for code in key}) == 1}
+        assert set(_offered(game, "lay")) == pairs
+        found += len(pairs)
+    assert found > 5
 
 
 def test_the_passer_and_receiver_know_the_passed_cards_and_a_third_seat_does_not() -> None:
