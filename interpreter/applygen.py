@@ -63,7 +63,7 @@ class TurnEffect:
 @dataclass(frozen=True)
 class AssignEffect:
     adding: bool
-    steps: tuple[tuple[int, bool, Expr, SourcePos | None], ...]  # slot, per player, value, where
+    steps: tuple[tuple[int, int, Expr, SourcePos | None], ...]  # slot, whose (0 game, 1 seat, 2 team), value, where
 
 
 @dataclass(frozen=True)
@@ -192,23 +192,28 @@ class ApplyGenerator:
             lines += [f"{indent}if {card} is not None:",
                       f"{indent}    S.journal.append(('up', {card}, U[{card}])); U[{card}] = {int(info.face)}"]
         elif isinstance(info, AssignEffect):
-            values: list[tuple[str, str, str]] = []
-            for slot, per_player, expr, pos in info.steps:
-                if per_player and "b_player" not in bound:
+            values: list[tuple[str, int, str, str]] = []
+            for slot_number, per, expr, pos in info.steps:
+                if per and "b_player" not in bound:
                     raise _CannotInline
-                values.append((f"{slot} + b_player" if per_player else str(slot),
-                               self._value(expr, lines, indent, bound), self._where(pos)))
-            for target, value, where in values:
+                values.append((str(slot_number), per, self._value(expr, lines, indent, bound), self._where(pos)))
+            for slot, per, value, where in values:
+                inner, target = indent, f"{slot} + b_player" if per else slot
+                if per == 2:  # a per-team variable: every seat of the acting seat's team
+                    mate = self._fresh()
+                    lines.append(f"{indent}for {mate} in MATES[S.players][b_player]:")
+                    inner, target = indent + "    ", f"{slot} + {mate}"
                 if info.adding:  # the value is a whole number (checked by its evaluator): so is the sum
                     old, total = self._fresh(), self._fresh()
-                    lines += [f"{indent}{old} = V[{target}]",
-                              f"{indent}if NOT_WHOLE({old}): raise ADD_ERROR({value}, {old}, {where})",
-                              f"{indent}{total} = {old} + {value}",
-                              f"{indent}if not {INT_MIN} <= {total} <= {INT_MAX}: raise RANGE_ERROR(True, {where})"]
-                    value = total
+                    lines += [f"{inner}{old} = V[{target}]",
+                              f"{inner}if NOT_WHOLE({old}): raise ADD_ERROR({value}, {old}, {where})",
+                              f"{inner}{total} = {old} + {value}",
+                              f"{inner}if not {INT_MIN} <= {total} <= {INT_MAX}: raise RANGE_ERROR(True, {where})"]
+                    result = total
                 else:
-                    lines.append(f"{indent}if OUT_OF_RANGE({value}): raise RANGE_ERROR(False, {where})")
-                lines.append(f"{indent}S.journal.append(('var', {target}, V[{target}])); V[{target}] = {value}")
+                    lines.append(f"{inner}if OUT_OF_RANGE({value}): raise RANGE_ERROR(False, {where})")
+                    result = value
+                lines.append(f"{inner}S.journal.append(('var', {target}, V[{target}])); V[{target}] = {result}")
         elif isinstance(info, IfEffect):
             test = self._value(info.test, lines, indent, bound)
             lines.append(f"{indent}if {test}:")

@@ -188,7 +188,7 @@ _ARITH_CALL = {"**": "power"}  # operators compiled as calls of a checked helper
 _FOLDED_RANGE = 1_000  # a range of constants up to this long is computed at load
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of", "legal_moves", "range")
+                  "abs", "pairs", "of", "legal_moves", "range", "covered")
 
 
 class Compiler:
@@ -384,6 +384,11 @@ class Compiler:
             seat = self.compile(args[1], (INT,))
             single = self.scope.zones[zone.name][1]
             return Compiled(f"SEATS_{zone.name}[{seat.source}]", PILE if single else PILES, total=_a_seat(seat))
+        if func == "covered":  # a pile lying on it (`covered_by`) holds a card
+            arity(1)
+            arg = self.compile(args[0], (PILE,))
+            self.uses.add("P")
+            return Compiled(f"any(P[q] for q in COVER[{arg.source}])", BOOL, total=arg.total)
         if func in ("size", "empty"):
             arity(1)
             arg = self.compile(args[0], (PILE, CARDS, PILES, LIST))

@@ -136,12 +136,6 @@ def _pick_text(codes: Sequence[str], pick: int | tuple[int, ...] | None, picks: 
     return f":{codes[pick]}"
 
 
-def best_seats(scores: list[int], sign: int) -> list[int]:
-    """The seats with the best score: the highest for `sign` 1, the lowest for -1."""
-    best = max(sign * s for s in scores)
-    return [p for p, s in enumerate(scores) if sign * s == best]
-
-
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
@@ -456,7 +450,9 @@ class Game:
         for variable in rules.variables.values():
             count = self.players if variable.per_player else 1
             for p in range(count):
-                value = variable.initial(S, {"player": p})
+                # a team's value: as its first seat's
+                value = variable.initial(S, {"player": rules.team_of[self.players].index(
+                    rules.team_of[self.players][p]) if variable.per_team else p})
                 if variable.persist and persisted and variable.name in persisted:
                     saved = persisted[variable.name]  # a per-player value is saved as a list of seats
                     if not variable.per_player:
@@ -1185,10 +1181,10 @@ class Game:
         if self.players == 1 or not self.state.over:
             return None
         if self.state.winners is not None:
-            return list(self.state.winners)
+            return self.rules.whole_teams(self.players, self.state.winners)
         if self.state.outcome not in ("won", "over"):
             return []
-        return best_seats(self.scores(), self.rules.score_sign)
+        return self.rules.best_by_score(self.scores())
 
     def variable(self, name: str, player: int | None = None) -> Any:
         """A variable's value; for a per-player variable, `player`'s (default: the seat to act)."""

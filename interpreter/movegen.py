@@ -279,6 +279,8 @@ class MoveGenerator:
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
             lines.append(f"{indent}pile_dst = P[b_dst]")
+            if any(self.host.rules.cover[p] for p in template.targets):  # `covered_by`: not onto a covered pile
+                lines.append(f"{indent}if any(P[q] for q in COVER[b_dst]): continue")
             if any(self.host.rules.empty_first[p] >= 0 for p in template.targets):  # `empty_piles: first`
                 lines.append(f"{indent}if not pile_dst and EMPTY_FIRST[b_dst] >= 0 and "
                              f"not all(P[q] for q in range(EMPTY_FIRST[b_dst], b_dst)): continue")
@@ -298,6 +300,8 @@ class MoveGenerator:
             lines.append(f"{indent}if steps > budget: over_steps()")
             lines.append(f"{indent}pile = P[b_src]")
             lines.append(f"{indent}if not pile: continue")
+            if any(self.host.rules.cover[p] for p in template.sources):  # `covered_by`: not from a covered pile
+                lines.append(f"{indent}if any(P[q] for q in COVER[b_src]): continue")
             if template.take == "top":
                 bind_cards("1")
             elif template.take == "all":

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .engine import best_seats
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_search import SOURCE as SEARCH_SOURCE
@@ -311,6 +310,11 @@ class _Emitter:
             return _Val("piles", f"Z_{name}", zone.piles, True)
         raise self.no(f"the name '{name}'")
 
+    def team(self, seat: str) -> str:
+        """Code for the team of the seat `seat` (code): the `teams.of` expression."""
+        params, body = self.functions["team"]
+        return self.checked(self.expr(body, {params[0]: _int(seat)}, "int"))
+
     def variable(self, name: str, seat: str) -> _Val:
         """A variable's value; for a per-player variable, seat `seat`'s (code; checked like a list index)."""
         variable = self.rules.variables[name]
@@ -486,6 +490,11 @@ class _Emitter:
             else:
                 raise self.no(f"{func}() of {arg.type}")
             return _int(size) if func == "size" else _Val("bool", f"({size} == 0)")
+        if func == "covered":
+            arg = self.expr(args[0], env)
+            if arg.type != "pile":
+                raise self.no(f"covered() of {arg.type}")
+            return _Val("bool", f"covered(N, COVER, {self.checked(arg)})")
         if func in ("top", "bottom"):
             arg = self.expr(args[0], env)
             if arg.type == "pile":
@@ -828,6 +837,9 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"MAX_FOUND = {MAX_FOUND}")
         tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
         tables.append(f"EMPTY_FIRST = {_array(rules.empty_first)}")
+        widest = max((len(c) for c in rules.cover), default=0)  # each pile's covering piles, -1 after the last
+        tables.append(f"COVER = np.array({[list(c) + [-1] * (widest - len(c)) for c in rules.cover] if widest else [[-1]]!r}, "
+                      f"dtype=np.int64)")
         tables.append(f"PILE_ZONE = {_array([self.sid(z) for z in rules.pile_zone])}")
         for name, zone in rules.zones.items():
             tables.append(f"Z_{name} = {_array(zone.piles)}")
@@ -935,6 +947,8 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}for b_src in {sources}:")
             indent += "    "
             lines.append(f"{indent}if N[b_src] == 0: continue")
+            if any(self.rules.cover[p] for p in template.sources):  # `covered_by`: not from a covered pile
+                lines.append(f"{indent}if covered(N, COVER, b_src): continue")
             if any_card and template.picks > 1:
                 raise self.no("a move taking several cards of a pile (take: {any: K})", path + ("take",))
             if any_card:  # any one card, each different card (code) once; hidden ones blind, once
@@ -1000,6 +1014,8 @@ class _ModuleBuilder(_Emitter):
                 indent += "    "
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
+            if any(self.rules.cover[p] for p in template.targets):  # `covered_by`: not onto a covered pile
+                lines.append(f"{indent}if covered(N, COVER, b_dst): continue")
             if any(self.rules.empty_first[p] >= 0 for p in template.targets):  # `empty_piles: first`
                 lines.append(f"{indent}if N[b_dst] == 0 and EMPTY_FIRST[b_dst] >= 0 and "
                              f"not all_filled(N, EMPTY_FIRST[b_dst], b_dst): continue")
@@ -1173,12 +1189,20 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                     if kind == "add" or value.type not in (var_kind, "none"):
                         raise self.no(f"{kind} of {value.type} to a variable holding {var_kind}", path + (kind, var))
                     lines.append(f"{indent}{temp} = {self.as_type(value, 'int').code if value.type == 'none' else value.code}")
-                slot = f"{variable.slot}" if not variable.per_player else \
-                    f"seat_slot(V, {variable.slot}, {env['player'].code})"
-                stores.append((slot, temp))
-            for slot, temp in stores:
-                lines.append(f"{indent}V[{slot}] = add(ck(V[{slot}]), {temp})" if kind == "add" else
-                             f"{indent}V[{slot}] = {temp}")
+                if variable.per_team:  # every seat of the acting seat's team
+                    mate = self.fresh("mate")
+                    stores.append((f"seat_slot(V, {variable.slot}, {mate})", temp, mate))
+                else:
+                    stores.append((f"{variable.slot}" if not variable.per_player else
+                                   f"seat_slot(V, {variable.slot}, {env['player'].code})", temp, ""))
+            for slot, temp, mate in stores:
+                at = indent
+                if mate:
+                    lines += [f"{indent}for {mate} in range(M[12]):",
+                              f"{indent}    if {self.team(mate)} == {self.team(env['player'].code)}:"]
+                    at = indent + "        "
+                lines.append(f"{at}V[{slot}] = add(ck(V[{slot}]), {temp})" if kind == "add" else
+                             f"{at}V[{slot}] = {temp}")
             return lines
         if kind == "if":
             test = self.expr(self.parse(path + ("if",)), env, "bool").code
@@ -1845,11 +1869,12 @@ class NativeGame:
         """As `Game.winners`: the seats an end condition named, else (won or over) the best scores."""
         if self.M[PLAYERS] == 1 or not self.M[OVER]:
             return None
+        players = int(self.M[PLAYERS])
         if self.M[WINNERS] >= 0:
-            return [p for p in range(int(self.M[PLAYERS])) if self.M[WINNERS] >> p & 1]
+            return self.native.rules.whole_teams(players, [p for p in range(players) if self.M[WINNERS] >> p & 1])
         if self.outcome not in ("won", "over"):
             return []
-        return best_seats([self.score(p) for p in range(int(self.M[PLAYERS]))], self.native.rules.score_sign)
+        return self.native.rules.best_by_score([self.score(p) for p in range(players)])
 
     def score(self, player: int = 0) -> int:
         return int(self._call("score", self.C, self.N, self.U, self.V, self.O, self.M, player))

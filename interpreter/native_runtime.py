@@ -111,6 +111,17 @@ def clip(i, lo, hi):
 
 
 @njit(cache=True)
+def covered(N, COVER, pile):
+    """Does a pile lying on `pile` hold a card (`covered_by`)? COVER's rows end at -1."""
+    for q in COVER[pile]:
+        if q < 0:
+            return False
+        if N[q] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def all_filled(N, first, pile):
     """Do the piles first .. pile - 1 all hold cards (`empty_piles: first`)?"""
     for q in range(first, pile):

@@ -775,8 +775,7 @@ def stats_text(game: Game, scheduler: Scheduler, simulated: bool = True) -> Text
     text = Text()
     winners = game.winners()
     if winners:
-        text.append("winner" + ("s" if len(winners) > 1 else "") + ": "
-                    + ", ".join(f"seat {w + 1}" for w in winners) + "   ", style="bold")
+        text.append(render.winners_phrase(game, winners) + "   ", style="bold")
     moves, refused = len(game.history), scheduler.refused
     text.append(f"{moves} moves in {scheduler.now:.1f} {'simulated ' if simulated else ''}seconds, "
                 f"{refused} refused (too late)", style="dim")

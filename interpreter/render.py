@@ -97,6 +97,36 @@ def _shown_piles(game: Game, zone: str, seat: int | None = None) -> tuple[int, .
     return tuple(p for p in piles if game.state.piles[p]) if spec.hide_empty else piles
 
 
+def _covering_lines(game: Game, zone: str, piles: tuple[int, ...], player: int | None) -> list[Text]:
+    """A zone whose piles cover one another, a line per level, centred: the piles most deeply
+    covered first (a pyramid's apex), those nothing covers last; covered piles dimmed."""
+    cover = game.rules.cover
+    level = {p: 0 for p in piles}
+    for _ in piles:  # a pile's level: one more than the highest of the piles lying on it
+        changed = False
+        for p in piles:
+            above = max((level[q] + 1 for q in cover[p] if q in level), default=0)
+            if above != level[p]:
+                level[p], changed = above, True
+        if not changed:
+            break
+    lines = []
+    for depth in range(max(level.values(), default=0), -1, -1):
+        line = Text()
+        for p in (p for p in piles if level[p] == depth):
+            if line.plain:
+                line.append("   ")
+            shown = _pile_line(game, zone, p, player)
+            if any(game.state.piles[q] for q in cover[p]):
+                shown.stylize("dim")
+            line.append_text(shown)
+        lines.append(line)
+    width = max(len(line.plain) for line in lines)
+    for line in lines:
+        line.pad_left((width - len(line.plain)) // 2)
+    return lines
+
+
 def render_table(game: Game, player: int | None = 0) -> Group:
     """The table as `player` sees it (None: as a spectator), row by row of the ruleset's layout."""
     parts = _layout_rows(game, game.rules.layout, player)
@@ -138,6 +168,12 @@ def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: 
                     line = Text()
                 parts.append(_column_table(game, zone, player, piles))
                 continue
+            if any(rules.cover[p] for p in piles):  # piles lying on others (`covered_by`): level by level
+                if line.plain:
+                    parts.append(line)
+                    line = Text()
+                parts.extend(_covering_lines(game, zone, piles, player))
+                continue
             if spec.show == "row":  # each pile on a line of its own, every card shown
                 if line.plain:
                     parts.append(line)
@@ -172,7 +208,10 @@ def status_line(game: Game, player: int | None = 0) -> Text:
         if text.plain:
             text.append("   ")
         text.append(f"{variable.label}: ", style="dim")
-        if variable.per_player and game.players > 1:  # every seat's value, seat 1 first
+        if variable.per_team:  # every team's value, team by team
+            text.append(" / ".join(f"{name} {game.variable(variable.name, seats[0])}"
+                                   for name, seats in rules.teams(game.players)), style="bold")
+        elif variable.per_player and game.players > 1:  # every seat's value, seat 1 first
             values = [str(game.variable(variable.name, seat)) for seat in range(game.players)]
             text.append(" / ".join(values), style="bold")
         else:
@@ -299,4 +338,25 @@ def outcome_text(game: Game) -> Text:
         text.append(f"   {label}", style="bold magenta")
     scores = game.scores()
     text.append("   score" + ("s" if len(scores) > 1 else "") + ": " + ", ".join(str(s) for s in scores))
+    winners = game.winners()
+    if winners:
+        text.append(f"   {winners_phrase(game, winners)}", style="bold")
     return text
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def winners_phrase(game: Game, winners: list[int]) -> str:
+    """Who won, in words: "seat 2 wins with 12", "North-South (seats 1 and 3) win with 512"."""
+    teams = [(name, seats) for name, seats in game.rules.teams(game.players) if set(seats) <= set(winners)]
+    if teams:
+        names = [f"{name} (seat{'s' if len(seats) > 1 else ''} {_listed([str(s + 1) for s in seats])})"
+                 for name, seats in teams]
+        phrase = _listed(names) + (" win" if len(teams) == 1 and len(teams[0][1]) > 1 or len(teams) > 1 else " wins")
+    else:
+        phrase = f"seat{'s' if len(winners) > 1 else ''} {_listed([str(w + 1) for w in winners])} " \
+                 f"win{'' if len(winners) > 1 else 's'}"
+    scores = {game.scores()[w] for w in winners}
+    return phrase + (f" with {scores.pop()}" if len(scores) == 1 else "")

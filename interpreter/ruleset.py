@@ -64,6 +64,7 @@ class Variable:
     label: str
     initial: Evaluator
     show: Evaluator | None
+    per_team: bool = False  # one value per team, kept in every seat of the team (`per_team`)
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,9 @@ class Ruleset:
         # For each pile, the first pile of its zone (of its seat) if the zone says `empty_piles:
         # first`, else -1.
         self.empty_first: tuple[int, ...] = ()
+        # Each pile's covering piles (`covered_by`): while one holds a card, no move takes from the
+        # pile or puts onto it. Empty for a pile that nothing covers.
+        self.cover: tuple[tuple[int, ...], ...] = ()
         self.pile_index: tuple[int, ...] = ()
         self.pile_names: tuple[str, ...] = ()
         self.pile_long_names: tuple[str, ...] = ()  # with zone names: `tableau3`, `hand@2`
@@ -214,6 +218,10 @@ class Ruleset:
         self.heuristic: Evaluator | None = None  # how well a seat stands, for bots (default: the score)
         # How scores (and the heuristic) read: 1 when higher is better, -1 when lower is (`score_order`).
         self.score_sign = 1
+        # Partnerships (`teams`): each seat's team, 0-based, by number of players; the teams' names.
+        self.team_of: dict[int, tuple[int, ...]] = {}
+        self.team_names: tuple[str, ...] = ()
+        self.score_pos: SourcePos | None = None  # where the score is written (`score`, or the variable)
         self.rotation = False
         self.simultaneous = False  # every seat may move at any moment (`turns.order: simultaneous`)
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
@@ -253,6 +261,36 @@ class Ruleset:
 
     def persistent_variables(self) -> list[str]:
         return [v.name for v in self.variables.values() if v.persist]
+
+    def teams(self, players: int) -> list[tuple[str, tuple[int, ...]]]:
+        """The teams of a game of `players` seats, team 0 first: each one's name and seats
+        (0-based); none without `teams`."""
+        team_of = self.team_of.get(players)
+        if team_of is None:
+            return []
+        return [(self.team_names[t], tuple(s for s in range(players) if team_of[s] == t))
+                for t in range(max(team_of) + 1)]
+
+    def whole_teams(self, players: int, seats: Sequence[int]) -> list[int]:
+        """The winning `seats` with, under `teams`, every other seat of their teams."""
+        team_of = self.team_of.get(players)
+        if team_of is None:
+            return sorted(seats)
+        won = {team_of[s] for s in seats}
+        return [s for s in range(players) if team_of[s] in won]
+
+    def best_by_score(self, scores: Sequence[int]) -> list[int]:
+        """The seats with the best score (the highest, or under `score_order: lower` the lowest).
+        Under `teams` a team's seats share a score; seats of one team scoring apart are an error
+        at `score`, since which of them would win cannot be said."""
+        for name, seats in self.teams(len(scores)):
+            if len({scores[s] for s in seats}) > 1:
+                listed = ", ".join(f"seat {s + 1} {scores[s]}" for s in seats)
+                raise RulesetRuntimeError(f"the seats of a team share a score, and {name}'s differ ({listed}): "
+                                          f"keep it in a per_team variable, or add the team's seats up",
+                                          self.score_pos)
+        best = max(self.score_sign * s for s in scores)
+        return [p for p, s in enumerate(scores) if self.score_sign * s == best]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,6 +388,7 @@ class _Builder:
         self.globals["METER"] = self.rules.meter
         self.globals[SPANS] = {}  # what each generated function's failures are reported at (`define`)
         self.node_budget = [MAX_RULESET_NODES]  # shared by every Compiler of this ruleset
+        self.team_slots: set[int] = set()  # the first slots of the `per_team` variables
         self.sources: list[str] = []
         self._counter = 0
         self.movegen = MoveGenerator(self)
@@ -469,8 +508,10 @@ class _Builder:
         self._players()
         self._deck()
         self._zones()
+        self._teams()
         self._declare_variables()
         self._functions()
+        self._covers()
         self._variables()
         self._setup()
         self._moves()
@@ -685,6 +726,79 @@ class _Builder:
                     raise RulesetError(unknown("zone", zone, rules.zones), self.doc.pos(("layout", r, c)))
         rules.layout = [list(row) for row in layout]
 
+    def _teams(self) -> None:
+        """`teams`: each seat's team, worked out at load for every number of players the ruleset
+        allows, from an expression of `player`, `players` and options; that expression is also the
+        function `team(seat)`. `MATES[players][seat]`: the seats of that seat's team."""
+        spec = self.data.get("teams")
+        rules = self.rules
+        if spec is None:
+            return
+        path: PathKey = ("teams", "of")
+        node = self.parse(path)
+        scope = Scope(bindings={"player": ("b_player", INT), "players": ("b_players", INT)},
+                      options=self.scope.options)
+        compiled, compiler = self.compile_node(node, path, scope, (INT,))  # no state in its scope
+        name = self._fresh("team_of")
+        source = f"def {name}(b_player, b_players):\n    return {compiled.source}\n"
+        team_of = _guarded_card_test(self.define(name, source, self.doc.pos(path), self.spans(compiler, path)),
+                                     str(self._value(path)), self.doc.expr_pos(path, 0))
+        names = spec.get("names")
+        mates: list[tuple[tuple[int, ...], ...]] = [()] * (rules.max_players + 1)
+        for players in range(rules.min_players, rules.max_players + 1):
+            teams = tuple(team_of(seat, players) for seat in range(players))
+            count = max(teams) + 1
+            if min(teams) < 0 or set(teams) != set(range(count)):
+                raise RulesetError(f"with {players} players the seats' teams are {list(teams)}: each team is "
+                                   f"numbered from 0 up, with no number left out", self.doc.pos(path))
+            if names is not None and len(names) < count:
+                raise RulesetError(f"with {players} players there are {count} teams, and {len(names)} names",
+                                   self.doc.pos(("teams", "names")))
+            rules.team_of[players] = teams
+            mates[players] = tuple(tuple(s for s in range(players) if teams[s] == teams[seat])
+                                   for seat in range(players))
+        most = max(max(t) for t in rules.team_of.values()) + 1
+        rules.team_names = tuple(names) if names is not None else tuple(f"Team {t + 1}" for t in range(most))
+        self.globals["MATES"] = tuple(mates)
+        # `team(seat)` in expressions: the `of` expression with `player` that seat.
+        self.scope.functions["team"] = Function("team", ("player",), node, self._locator(path))
+
+    def _covers(self) -> None:
+        """`covered_by`: the piles lying on each pile of a zone, worked out at load from an
+        expression of `i`, options and functions (which may not read the game's state). The
+        covering may not go round (a pile lying, through others, on itself)."""
+        rules = self.rules
+        cover: list[tuple[int, ...]] = [()] * rules.pile_count
+        scope = Scope(bindings={"i": ("b_i", INT)}, variables=self.scope.variables, zones=self.scope.zones,
+                      options=self.scope.options, functions=self.scope.functions)
+        for name, spec in self.data["zones"].items():
+            if "covered_by" not in spec:
+                continue
+            path: PathKey = ("zones", name, "covered_by")
+            compiled, compiler = self.compile_node(self.parse(path), path, scope, (LIST,))
+            if compiler.uses:
+                raise RulesetError("covered_by reads only i, options and functions of them: which piles lie on "
+                                   "which is fixed", self.doc.pos(path))
+            function = self._fresh("covered_by")
+            source = f"def {function}(b_i, b_unused):\n    return {compiled.source}\n"
+            covering = _guarded_card_test(self.define(function, source, self.doc.pos(path),
+                                                      self.spans(compiler, path)),
+                                          str(self._value(path)), self.doc.expr_pos(path, 0))
+            zone = rules.zones[name]
+            count = len(zone.seat_piles[0]) if zone.seat_piles is not None else len(zone.piles)
+            groups = zone.seat_piles if zone.seat_piles is not None else (zone.piles,)
+            for i in range(count):
+                on = covering(i, 0)
+                if not isinstance(on, (list, tuple)) or not all(isinstance(j, int) and not isinstance(j, bool)
+                                                                and 0 <= j < count and j != i for j in on):
+                    raise RulesetError(f"covered_by gives pile {i} {list(on) if isinstance(on, tuple) else on!r}: a list of other piles' indexes, 0 to "
+                                       f"{count - 1}", self.doc.pos(path))
+                for group in groups:
+                    cover[group[i]] = tuple(group[j] for j in dict.fromkeys(on))
+            _check_not_round(cover, zone.piles, rules.pile_names, self.doc.pos(path))
+        rules.cover = tuple(cover)
+        self.globals["COVER"] = rules.cover
+
     def _declare_variables(self) -> None:
         """Give every variable its slot, so expressions (functions included) can name it."""
         rules = self.rules
@@ -696,8 +810,16 @@ class _Builder:
                 raise RulesetError(f"variable '{name}' has the name of a zone", self.doc.pos(("variables", name)))
             initial = spec["initial"]
             type_ = BOOL if isinstance(initial, bool) else INT if isinstance(initial, int) else "any"
-            per_player = spec.get("per_player", False)
+            per_player = spec.get("per_player", False) or spec.get("per_team", False)  # kept per seat
+            if spec.get("per_team", False) and "teams" not in self.data:
+                raise RulesetError("a per_team variable needs teams: say which seats play together",
+                                   self.doc.pos(("variables", name, "per_team"), key=True))
+            if spec.get("per_team", False) and spec.get("per_player", False):
+                raise RulesetError("a variable is per_player or per_team, not both",
+                                   self.doc.pos(("variables", name, "per_team"), key=True))
             self.scope.variables[name] = (slot, type_, per_player)
+            if spec.get("per_team", False):
+                self.team_slots.add(slot)
             slot += players if per_player else 1
         rules.var_count = slot
 
@@ -719,9 +841,9 @@ class _Builder:
             initial = self.evaluator(path + ("initial",), init_scope)
             show = self.evaluator(path + ("show",), self.scope.with_bindings({"player": ("b_player", INT)}), (BOOL,)) \
                 if "show" in spec else None
-            rules.variables[name] = Variable(name, self.scope.variables[name][0], spec.get("per_player", False),
+            rules.variables[name] = Variable(name, self.scope.variables[name][0], self.scope.variables[name][2],
                                              spec.get("persist", False), spec.get("label", name.replace("_", " ")),
-                                             initial, show)
+                                             initial, show, spec.get("per_team", False))
 
     def _functions(self) -> None:
         for key, body_text in self.data.get("functions", {}).items():
@@ -732,12 +854,17 @@ class _Builder:
                                    self.doc.pos(("functions", key), key=True)) from None
             path = ("functions", key)
             body = self.parse(path)
+            if signature.name == "team" and "teams" in self.data:
+                raise RulesetError("team(seat) is given by teams.of: name this function otherwise",
+                                   self.doc.pos(path, key=True))
             if signature.name in self.scope.functions:
                 raise RulesetError(f"function '{signature.name}' is defined twice", self.doc.pos(path, key=True))
             self.scope.functions[signature.name] = Function(
                 signature.name, signature.params, body, self._locator(path))
         # Check each body once with untyped parameters, so errors show even in unused functions.
         for function in self.scope.functions.values():
+            if function.name == "team" and "teams" in self.data:
+                continue  # checked as teams.of
             bindings = {"player": ("b_player", INT)}
             bindings.update({p: (f"p_{p}", "any") for p in function.params})
             path = next(("functions", k) for k in self.data["functions"]
@@ -777,26 +904,36 @@ class _Builder:
                     raise RulesetError(f"'add' needs a number variable; '{var}' holds a truth value",
                                        self.doc.pos(path + (kind, var), key=True))
                 expect = (INT,) if kind == "add" or type_ == INT else (BOOL,) if type_ == BOOL else None
-                steps.append((slot, per_player, self.evaluator(path + (kind, var), scope, expect),
+                # whose value: 0 the game's, 1 the seat's in `player`, 2 every seat's of its team
+                per = 2 if slot in self.team_slots else 1 if per_player else 0
+                steps.append((slot, per, self.evaluator(path + (kind, var), scope, expect),
                               self.doc.pos(path + (kind, var))))
             adding = kind == "add"
+            mates = self.globals.get("MATES", ())
 
             def assign(S: Any, env: dict[str, Any]) -> None:
-                values = [(slot + (env["player"] if per_player else 0), fn(S, env), pos)
-                          for slot, per_player, fn, pos in steps]
-                for slot, value, pos in values:
-                    if adding:
-                        old = S.vars[slot]
-                        if not isinstance(old, int) or isinstance(old, bool):
-                            raise RulesetRuntimeError(f"cannot add {value!r} to {old!r}", pos)
-                        value = old + value
-                    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
-                        raise RulesetRuntimeError(f"the value {'of the sum ' if adding else ''}is outside the 64-bit "
-                                                  f"range ({INT_MIN} to {INT_MAX})", pos)
-                    S.set_var(slot, value)
+                values = [(slot, per, fn(S, env), pos) for slot, per, fn, pos in steps]
+                for slot, per, value, pos in values:
+                    if per == 2:  # the team's value, in each of its seats
+                        targets = [slot + mate for mate in mates[S.players][env["player"]]]
+                    else:
+                        targets = [slot + env["player"] if per else slot]
+                    for target in targets:
+                        assign_one(S, target, value, pos)
+
+            def assign_one(S: Any, slot: int, value: Any, pos: SourcePos | None) -> None:
+                if adding:
+                    old = S.vars[slot]
+                    if not isinstance(old, int) or isinstance(old, bool):
+                        raise RulesetRuntimeError(f"cannot add {value!r} to {old!r}", pos)
+                    value = old + value
+                if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+                    raise RulesetRuntimeError(f"the value {'of the sum ' if adding else ''}is outside the 64-bit "
+                                              f"range ({INT_MIN} to {INT_MAX})", pos)
+                S.set_var(slot, value)
             if all(fn in self.inline for _, _, fn, _ in steps):
-                self.inline[assign] = AssignEffect(adding, tuple((slot, per_player, self.inline[fn], pos)
-                                                                 for slot, per_player, fn, pos in steps))
+                self.inline[assign] = AssignEffect(adding, tuple((slot, per, self.inline[fn], pos)
+                                                                 for slot, per, fn, pos in steps))
             return assign
         if kind == "if":
             test = self.evaluator(path + ("if",), scope, (BOOL,))
@@ -1264,8 +1401,10 @@ class _Builder:
             self.rules.score_sign = -1
         if "score" in self.data:
             self.rules.score = self.evaluator(("score",), scope, (INT,))
+            self.rules.score_pos = self.doc.pos(("score",))
         elif "score" in self.rules.variables:
             self.rules.score = self.evaluator(("variables", "score", "initial"), scope, node=_name_node("score"))
+            self.rules.score_pos = self.doc.pos(("variables", "score"))
 
 
 def _seeing(visibility: tuple[str, ...], owner: tuple[int, ...]) -> Callable[[Any, int, int, int | None], bool]:
@@ -1349,8 +1488,36 @@ def _trigger_runner(items: Evaluator | None, names: tuple[str, ...], test: Evalu
     return repeat
 
 
+def _check_not_round(cover: list[tuple[int, ...]], piles: tuple[int, ...], names: tuple[str, ...],
+                     pos: SourcePos | None) -> None:
+    """Refuse covering that goes round (a pile lying, through others, on itself): taking away
+    the piles nothing lies on, again and again, must take them all."""
+    left = set(piles)
+    free = [p for p in piles if not cover[p]]
+    under: dict[int, list[int]] = {}
+    for p in piles:
+        for above in cover[p]:
+            under.setdefault(above, []).append(p)
+    waiting = {p: len(cover[p]) for p in piles}
+    while free:
+        pile = free.pop()
+        left.discard(pile)
+        for below in under.get(pile, ()):
+            waiting[below] -= 1
+            if waiting[below] == 0:
+                free.append(below)
+    if left:  # each pile left lies under one left: follow them up to where they go round
+        pile, seen = min(left), []
+        while pile not in seen:
+            seen.append(pile)
+            pile = next(above for above in cover[pile] if above in left)
+        loop = seen[seen.index(pile):] + [pile]
+        raise RulesetError("covered_by goes round: " + " lies under ".join(names[p] for p in loop), pos)
+
+
 def _guarded_card_test(function: Callable[..., Any], text: str, pos: SourcePos) -> Callable[[int, int], Any]:
-    """`deck.where` for one card and player count; failures are reported at the expression."""
+    """A load-time expression of two numbers (`deck.where`: a card and the player count; `teams.of`,
+    `covered_by`); failures are reported at the expression."""
     def run(card: int, players: int) -> Any:
         try:
             return function(card, players)

@@ -86,6 +86,7 @@ class Plan:
     search_path: tuple[str, ...] = ()          # more folders the ruleset may read (`--path`)
     engine: str = "python"                     # or "native": the compiled backend plays (random seats)
     score_order: str = "higher"                # which scores are better (the ruleset's `score_order`)
+    teams: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each team's name and seats (`teams`)
 
     def game_seed(self, index: int) -> int:
         return self.seed + index
@@ -175,7 +176,7 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
     chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note)
     plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
                 rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders,
-                chosen, "lower" if rules.score_sign < 0 else "higher")
+                chosen, "lower" if rules.score_sign < 0 else "higher", tuple(rules.teams(count)))
     _COMPILED[_cache_key(plan)] = rules  # games played in this process use this copy
     return plan
 
@@ -486,6 +487,13 @@ def summarize(plan: Plan, records: Sequence[GameRecord]) -> dict[str, Any]:
             low, high = wilson(credit[s], n)
             wins.append({"seat": s + 1, "wins": credit[s], "share": credit[s] / n if n else 0.0,
                          "low": low, "high": high})
+    teams: list[dict[str, Any]] = []
+    for name, seats in plan.teams:  # a team's share: a game's win, shared among the teams that won it
+        team_wins = sum(1 / len({t for t, (_, members) in enumerate(plan.teams) if set(members) & set(r.winners or ())})
+                        for r in records if set(seats) & set(r.winners or ()))
+        low, high = wilson(team_wins, n)
+        teams.append({"team": name, "seats": [s + 1 for s in seats], "wins": team_wins,
+                      "share": team_wins / n if n else 0.0, "low": low, "high": high})
     decisions = sum(r.decisions for r in records)
     options = sum(r.options for r in records)
     choices = sum(r.choices for r in records)
@@ -504,6 +512,7 @@ def summarize(plan: Plan, records: Sequence[GameRecord]) -> dict[str, Any]:
         "seeds": [plan.seed, plan.seed + plan.games - 1],
         "seats": {str(s + 1): _seat_text(spec) for s, spec in enumerate(plan.seats)},
         "wins": wins,
+        "teams": teams,
         "score_order": plan.score_order,
         "scores": [{"seat": s + 1, **describe([r.scores[s] for r in records])} for s in range(players)],
         "moves": describe([r.moves for r in records]),
@@ -643,6 +652,14 @@ def render_summary(summary: dict[str, Any]) -> list[Any]:
                       f"{wins['low'] * 100:.1f}-{wins['high']:.1%}", f"{scores['mean']:.1f}", f"{scores['std']:.1f}",
                       " / ".join(_num(scores[k]) for k in ("q1", "median", "q3")))
     parts.append(seats)
+    if summary.get("teams"):
+        teams = Table(title="Teams", title_justify="left", show_edge=False)
+        for name, justify in (("team", "left"), ("seats", "left"), ("win share", "right"), ("95% CI", "right")):
+            teams.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for team in summary["teams"]:
+            teams.add_row(Text(team["team"]), ", ".join(str(s) for s in team["seats"]), f"{team['share']:.1%}",
+                          f"{team['low'] * 100:.1f}-{team['high']:.1%}")
+        parts.append(teams)
 
     games = Table(title="Games", title_justify="left", show_edge=False)
     for name in ("", "mean", "sd", "min", "q1", "median", "q3", "max"):

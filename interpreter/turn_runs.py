@@ -169,7 +169,7 @@ def turn_runs(rules: Any) -> TurnRuns | None:
     no such turns or could tell the orders apart. A set of turns is the moves that name nothing
     but some zones and variables (and have `from` and `to` among those zones); a move commutes
     with them when it names none of those (but in `from`/`to`: decided per pile). Refused: more
-    than one seat or a turn's phases, `repeat`, a variable that may hold a pile, `legal_moves()`, a trigger that may run after a
+    than one seat or a turn's phases, turns among piles that cover one another, `repeat`, a variable that may hold a pile, `legal_moves()`, a trigger that may run after a
     turn (give it `after:`), an end condition naming what the turns use, a turn or commuting move
     with `select`, `for_seat` or an effect other than moving cards, turning them and variables.
     Where several sets of turns qualify, the one that leaves the most moves commuting counts."""
@@ -210,6 +210,8 @@ def turn_runs(rules: Any) -> TurnRuns | None:
                or turn_names & set(trigger["after"]) for trigger in triggers):
             continue
         piles = frozenset(p for name in used if name in rules.zones for p in rules.zones[name].piles)
+        if any(rules.cover[p] for p in piles):  # a turn's pile another could uncover: its order matters
+            continue
         commuting = frozenset(t for t in range(len(rules.moves))
                               if t not in turns and plain[t] and not core[t] & used
                               and not any(used & after_names[i] for i, after in enumerate(afters)

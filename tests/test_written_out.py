@@ -22,6 +22,8 @@ BUNDLED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 AUTOPLAY = str(Path(__file__).parent / "fixtures" / "triggers" / "autoplay.yaml")
 # Moves that name a value (`choose`), bound in their conditions and effects.
 CALLS = str(Path(__file__).parent / "fixtures" / "choose" / "calls.yaml")
+# A variable each team shares (`per_team`), changed for the whole team.
+PARTNERS = str(Path(__file__).parent / "fixtures" / "teams" / "partners.yaml")
 GAMES = 100
 MOVES = 60
 
@@ -42,7 +44,7 @@ def _apply(game: Any, move: Any, written_out: bool) -> None:
         engine.WRITTEN_OUT = saved
 
 
-@pytest.mark.parametrize("name", BUNDLED + [AUTOPLAY, CALLS], ids=lambda n: Path(n).stem)
+@pytest.mark.parametrize("name", BUNDLED + [AUTOPLAY, CALLS, PARTNERS], ids=lambda n: Path(n).stem)
 def test_the_written_out_moves_play_as_the_closures_do(name: str) -> None:
     rules = load_ruleset(name)
     written = sum(t.apply is not None for t in rules.moves)
@@ -59,7 +61,7 @@ def test_the_written_out_moves_play_as_the_closures_do(name: str) -> None:
             _apply(slow, slow.legal_moves()[index], False)
         assert _position(fast) == _position(slow)
         assert fast.scores() == slow.scores()
-    if Path(name).stem.startswith(("klondike", "cascades", "autoplay", "calls")):  # these are written out whole (the others only in part)
+    if Path(name).stem.startswith(("klondike", "cascades", "autoplay", "calls", "partners")):  # these are written out whole (the others only in part)
         assert written == len(rules.moves) and rules.end_check is not None
 
 
