@@ -310,6 +310,15 @@ class _Emitter:
             return _Val("piles", f"Z_{name}", zone.piles, True)
         raise self.no(f"the name '{name}'")
 
+    def choice_codes(self, template: Any) -> list[int]:
+        """A `choose` move's values as the compiled code holds them: numbers, or strings' ids."""
+        return [self.sid(v) if isinstance(v, str) else v for v in template.choices]
+
+    def choice(self, template: Any) -> _Val:
+        """The value a `choose` move names: its index is the move's b_target."""
+        code = f"CH_{template.index}[b_target]"
+        return _Val("str", code) if isinstance(template.choices[0], str) else _int(code)
+
     def team(self, seat: str) -> str:
         """Code for the team of the seat `seat` (code): the `teams.of` expression."""
         params, body = self.functions["team"]
@@ -331,6 +340,8 @@ class _Emitter:
                                 "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
         if applying and "for_seat" in self.value_at(("moves", template.name)):
             env["target"] = _int("b_target")
+        if applying and template.choices:
+            env[template.choice_name] = self.choice(template)
         if template.sources:
             env["src"] = _Val("pile", "b_src")
             env["n"] = _int("b_n")
@@ -411,7 +422,7 @@ class _Emitter:
                 found = {kind for kind in self.assigned_kinds(name) if kind != "none"}
             finally:
                 self.inferring.discard(name)
-            if len(found) == 1 and found <= {"int", "pile", "bool"}:
+            if len(found) == 1 and found <= {"int", "pile", "bool", "str"}:  # a string: its id
                 return found.pop()
         raise self.no(f"the variable '{name}' (neither a number nor a truth value)", ("variables", name))
 
@@ -718,6 +729,12 @@ class _Emitter:
         if value.type != type_:
             raise self.no(f"{type_} expected in a comprehension, got {value.type}")
 
+def _seat_radix(rules: Any) -> int:
+    """How many values a move's seat field takes (the compiled `SE`): a seat, or the index of a
+    `choose` move's value, or none."""
+    return max([rules.max_players, *(len(t.choices) for t in rules.moves)]) + 1
+
+
 def native_available() -> bool:
     """Is Numba installed (the native backend's compiler)?"""
     return importlib.util.find_spec("numba") is not None
@@ -794,7 +811,7 @@ class _ModuleBuilder(_Emitter):
         self.deck = rules.deck
         ncards, npiles = len(rules.deck), rules.pile_count
         lines = [_RUNTIME, f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
-                 f"CAP1 = {ncards + 1}", f"PK = {ncards + 2}", f"SE = {rules.max_players + 1}"]
+                 f"CAP1 = {ncards + 1}", f"PK = {ncards + 2}", f"SE = {_seat_radix(rules)}"]
         # The solver's position keys: each card's pile, place and face in KEYBITS bits.
         keybits = (npiles * (ncards + 1) * 2 + 1).bit_length()
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
@@ -848,8 +865,11 @@ class _ModuleBuilder(_Emitter):
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
         source = "\n".join(lines + tables + self.helpers + body) + "\n"
+        # The slots of variables holding strings (their ids; none is NO_STR), seat by seat.
+        string_slots = [variable.slot + seat for name, variable in rules.variables.items()
+                        if self.kinds.get(name) == "str" for seat in range(rules.max_players if variable.per_player else 1)]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
-                        "select_piles": dict(self.select_piles)}
+                        "select_piles": dict(self.select_piles), "string_slots": string_slots}
 
     # -- the listing of legal moves ---------------------------------------------------------
 
@@ -872,8 +892,6 @@ class _ModuleBuilder(_Emitter):
         """The loops that list one move template's legal moves, nested as `movegen` nests them."""
         path = ("moves", template.name)
         spec = self.value_at(path)
-        if template.choices:
-            raise self.no("a move that names a value (choose)", path + ("choose",))
         k = template.index
         sources = f"S_{k}[b_player]" if template.seat_sources else f"S_{k}"
         targets = f"D_{k}[b_player]" if template.seat_targets else f"D_{k}"
@@ -887,11 +905,16 @@ class _ModuleBuilder(_Emitter):
             card_level, dst_level = (3 if run else 1), 2
         innermost = max(card_level if template.sources else 0, dst_level if template.targets else 0)
         for_seat = "for_seat" in spec
+        # `choose`: one move per value, its index where a for_seat move has its seat (as movegen does)
+        chooses = bool(template.choices)
+        if chooses:
+            self.helpers.append(f"CH_{k} = {_array(self.choice_codes(template))}")
+            env[template.choice_name] = self.choice(template)
         select = spec.get("select")
         if select is not None:
             innermost += 1  # conditions on the chosen cards sit in the loop over selections
         select_level = innermost
-        seat_level = innermost + 1 if for_seat else innermost
+        seat_level = innermost + 1 if for_seat or chooses else innermost
         conditions: list[tuple[int, str]] = []
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
             wanted = [spec["phase"]] if isinstance(spec["phase"], str) else spec["phase"]
@@ -918,7 +941,7 @@ class _ModuleBuilder(_Emitter):
                 # As the front end places a conjunct that can fail (movegen.template): no
                 # earlier than the ones before it. Treating every conjunct so evaluates each
                 # that can fail exactly where the Python backend does.
-                if names & {"target"}:
+                if names & {"target", template.choice_name}:
                     level = max(level, seat_level)
                 if names & {"chosen", "chosen_piles"}:
                     raise self.no("a condition on the chosen cards of 'select'", path + ("when",))
@@ -1037,12 +1060,13 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}for sj in range(SL[si]):")
             lines.append(f"{indent}    b_sel += SC[si, sj] * SELPOW[SELPOS_{k}[SP[si, sj]]]")
             selection = "b_sel"
-        if for_seat:
-            lines.append(f"{indent}for b_target in range(M[12]):")
+        if for_seat or chooses:
+            lines.append(f"{indent}for b_target in range({len(template.choices) if chooses else 'M[12]'}):")
             indent += "    "
             emit(seat_level)
         lines.append(f"{indent}if cnt == len(out): return -1")
-        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n, {pick}, {'b_target' if for_seat else '-1'}) "
+        lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n, {pick}, "
+                     f"{'b_target' if for_seat or chooses else '-1'}) "
                      f"* SELR + {selection}; cnt += 1")
         return lines
 
@@ -1188,7 +1212,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 else:  # a pile (or none)
                     if kind == "add" or value.type not in (var_kind, "none"):
                         raise self.no(f"{kind} of {value.type} to a variable holding {var_kind}", path + (kind, var))
-                    lines.append(f"{indent}{temp} = {self.as_type(value, 'int').code if value.type == 'none' else value.code}")
+                    none = self.as_type(value, "str" if var_kind == "str" else "int").code
+                    lines.append(f"{indent}{temp} = {none if value.type == 'none' else value.code}")
                 if variable.per_team:  # every seat of the acting seat's team
                     mate = self.fresh("mate")
                     stores.append((f"seat_slot(V, {variable.slot}, {mate})", temp, mate))
@@ -1211,12 +1236,28 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 lines += [f"{indent}else:"] + self.effects(path + ("else",), env, indent + "    ")
             return lines
         if kind == "for":
+            loop = parse_loop(str(self.value_at(path + ("for",))))
+            if isinstance(loop.iterable, ListLit) and len(loop.names) == 1 and len(loop.iterable.items) <= 16:
+                # A list written out (`player in [0, 1]`): its items first, then the body once per item.
+                lines, bound = [], []
+                for item in loop.iterable.items:
+                    value = self.expr(item, env)
+                    if value.type not in ("int", "pile"):
+                        raise self.no(f"a loop over a list of {value.type}", path + ("for",))
+                    x = self.fresh("x")
+                    lines.append(f"{indent}{x} = {self.checked(value)}")
+                    bound.append(_Val(value.type, x))
+                for value in bound:
+                    lines += self.effects(path + ("do",), {**env, loop.names[0]: value}, indent)
+                return lines
             name, items = self.loop(path + ("for",), env)
             x = self.fresh("x")
             inner = dict(env)
-            inner[name] = _Val({"piles": "pile", "range": "int"}.get(items.type, "card"), x)
+            inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
             if items.type == "piles":
                 head = [f"{indent}for {x} in {items.code}:"]
+            elif items.type == "seats":  # every seat of the game, from seat 0
+                head = [f"{indent}for {x} in range({items.code}):"]
             elif items.type == "range":
                 head = [f"{indent}for {x} in range({items.lo}, {items.hi}):"]
             else:
@@ -1261,7 +1302,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     def loop(self, path: tuple[Any, ...], env: dict[str, _Val]) -> tuple[str, _Val]:
         loop = parse_loop(str(self.value_at(path)))
         items = self.expr(loop.iterable, env)
-        if items.type not in ("piles", "cards", "range"):
+        if items.type not in ("piles", "cards", "range", "seats"):
             raise self.no(f"a loop over {items.type}", path)
         return loop.names[0], items
 
@@ -1778,7 +1819,7 @@ class NativeGame:
             self.C[p, :len(pile)] = pile
         self.U = np.zeros(ncards + 1, dtype=np.int64)
         self.U[:ncards] = list(S.up)
-        self.V = np.array([_int_of(v) for v in S.vars] or [0], dtype=np.int64)
+        self.V = np.array(native.variable_codes(S.vars) or [0], dtype=np.int64)
         self.O = native.options
         self.M = np.zeros(META, dtype=np.int64)
         self.M[MOVES] = len(game.history)
@@ -1913,6 +1954,8 @@ class Native:
         self.source = source
         self.module = _load_module(source)
         strings = tables["strings"]
+        self.strings: dict[str, int] = strings
+        self.string_slots = frozenset(tables.get("string_slots", ()))
         self.results: list[str] = tables["results"]
         self.reasons: list[str] = tables["reasons"]
         values = []
@@ -1931,7 +1974,7 @@ class Native:
         action numbers are `actions.py`'s)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
-                   * (self.cap1 + 1) + pick + 2) * (self.rules.max_players + 1) + move.seat + 1)
+                   * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
         piles = self.select_piles.get(move.template, [])
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
         return number * self.selection_radix + selection
@@ -1939,7 +1982,7 @@ class Native:
     def move_fields(self, code: int) -> _Fields:
         """The move the compiled code numbers `code`, field by field (the inverse of `code`)."""
         code, selection = divmod(code, self.selection_radix)
-        code, seat = divmod(code, self.rules.max_players + 1)
+        code, seat = divmod(code, _seat_radix(self.rules))
         code, pick = divmod(code, self.cap1 + 1)
         code, count = divmod(code, self.cap1)
         code, dst = divmod(code, self.np1)
@@ -1948,6 +1991,12 @@ class Native:
         chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
         return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]),
                        None if pick == 0 else pick - 2, seat - 1)
+
+    def variable_codes(self, values: list[Any]) -> list[int]:
+        """Variables' values as the compiled code holds them: numbers, truth values as 0 / 1, a
+        string as its id (NO_STR for none), none as NO_INT."""
+        return [(NO_STR if v is None else self.strings.get(v, -2)) if slot in self.string_slots else _int_of(v)
+                for slot, v in enumerate(values)]
 
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""
@@ -2030,7 +2079,7 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
         steps += 1
         check("the piles", [list(p) for p in game.state.piles], position.piles())
         check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])
-        check("the variables", [_int_of(v) for v in game.state.vars], [int(v) for v in position.V[:len(game.state.vars)]])
+        check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
         check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
               game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
               int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))

@@ -47,6 +47,10 @@ def _cases() -> list[Any]:
               for options in _combinations("klondike")[1:]]
     # A fixture with an interrupt phase, `act` and a comprehension over a list written out.
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "force.yaml"), {}, id="fixture-force"))
+    # Moves that name a value (`choose`: numbers and strings), a variable holding a string, a loop over seats.
+    cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "choose" / "calls.yaml"), {}, id="fixture-calls"))
+    cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "choose" / "calls.yaml"), {"suits": 2},
+                              id="fixture-calls-suits=2"))
     # Powers, ranges (loops, membership, sizes) and slices of cards with negative bounds.
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "windows" / "windows.yaml"), {},
                               id="fixture-windows"))
@@ -116,7 +120,7 @@ def test_the_native_backend_runs_every_bundled_ruleset_but_those_where_every_sea
             native_names.add(name)
         except Unsupported:
             pass
-    assert native_names == set(BUNDLED) - {"nerts", "nerts-match", "spades"}  # spades: `choose` (its bids)
+    assert native_names == set(BUNDLED) - {"nerts", "nerts-match", "spades"}  # spades: a shuffle during play
 
 
 @pytest.mark.parametrize("options", _combinations("klondike"), ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))

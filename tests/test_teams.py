@@ -57,6 +57,14 @@ def test_a_per_team_variable_changed_by_one_seat_changes_for_its_whole_team_only
     assert [game.variable("points", s) for s in range(4)] == [4, 7, 4, 7]
 
 
+def test_a_loop_over_one_seat_of_each_team_gives_each_team_once() -> None:
+    game = _game()
+    play(game, "r1>t@1", "r2>t@2", "r3>t@3")
+    assert game.view(0)["variables"]["bonus"] == [0, 0, 0, 0]
+    play(game, "r5>t@4")  # the 8: the game ends
+    assert game.view(0)["variables"]["bonus"] == [1, 2, 1, 2]
+
+
 def test_a_per_team_initial_value_is_its_first_seats() -> None:
     game = _game()
     assert game.view(0)["variables"]["start"] == [0, 10, 0, 10]  # 10 * player, for seats 1 and 2
@@ -99,7 +107,7 @@ def test_seats_of_one_team_scoring_apart_is_an_error_at_the_score(tmp_path: Path
     game.state.end("over", "for the test")
     with pytest.raises(RulesetRuntimeError, match=r"North-South's differ \(seat 1 4, seat 3 2\)") as caught:
         game.winners()
-    assert caught.value.pos is not None and caught.value.pos.line == 34
+    assert caught.value.pos is not None and caught.value.pos.line == 39
     # Adding the team's seats up is the way out the message gives.
     path = _with(tmp_path, "score: points",
                  'score: "sum(size(of(taken, s)) for s in seats if team(s) == team(player))"')
@@ -116,7 +124,7 @@ def test_seats_of_one_team_scoring_apart_is_an_error_at_the_score(tmp_path: Path
     ('  of: "player % 2"', '  of: "eight_by"', 10, r"unknown name 'eight_by' \(known here: player, players\)"),
     ('  of: "player % 2"', '  of: "player % 3"', 11, "with 3 players there are 3 teams, and 2 names"),
     ('  of: "player % 2"', '  of: "player / (players - 2)"', 10, "division by zero"),
-    ("heuristic:", 'functions:\n  "team(s)": "s"\nheuristic:', 37, "given by teams.of"),
+    ("heuristic:", 'functions:\n  "team(s)": "s"\nheuristic:', 42, "given by teams.of"),
 ])
 def test_a_wrong_teams_declaration_is_refused_at_its_line(tmp_path: Path, old: str, new: str, line: int,
                                                            message: str) -> None:
