@@ -771,11 +771,8 @@ class RealtimeSession:
 
 
 def stats_text(game: Game, scheduler: Scheduler, simulated: bool = True) -> Text:
-    """Who won, and how long the game took on the clock."""
+    """How long the game took on the clock (who won is in `render.outcome_text`, shown above it)."""
     text = Text()
-    winners = game.winners()
-    if winners:
-        text.append(render.winners_phrase(game, winners) + "   ", style="bold")
     moves, refused = len(game.history), scheduler.refused
     text.append(f"{moves} moves in {scheduler.now:.1f} {'simulated ' if simulated else ''}seconds, "
                 f"{refused} refused (too late)", style="dim")
