@@ -358,5 +358,6 @@ def winners_phrase(game: Game, winners: list[int]) -> str:
     else:
         phrase = f"seat{'s' if len(winners) > 1 else ''} {_listed([str(w + 1) for w in winners])} " \
                  f"win{'' if len(winners) > 1 else 's'}"
-    scores = {game.scores()[w] for w in winners}
-    return phrase + (f" with {scores.pop()}" if len(scores) == 1 else "")
+    scores = game.scores()
+    shared = {scores[w] for w in winners}
+    return phrase + (f" with {shared.pop()}" if len(shared) == 1 else "")

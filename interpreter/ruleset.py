@@ -388,7 +388,6 @@ class _Builder:
         self.globals["METER"] = self.rules.meter
         self.globals[SPANS] = {}  # what each generated function's failures are reported at (`define`)
         self.node_budget = [MAX_RULESET_NODES]  # shared by every Compiler of this ruleset
-        self.team_slots: set[int] = set()  # the first slots of the `per_team` variables
         self.sources: list[str] = []
         self._counter = 0
         self.movegen = MoveGenerator(self)
@@ -818,8 +817,6 @@ class _Builder:
                 raise RulesetError("a variable is per_player or per_team, not both",
                                    self.doc.pos(("variables", name, "per_team"), key=True))
             self.scope.variables[name] = (slot, type_, per_player)
-            if spec.get("per_team", False):
-                self.team_slots.add(slot)
             slot += players if per_player else 1
         rules.var_count = slot
 
@@ -905,7 +902,7 @@ class _Builder:
                                        self.doc.pos(path + (kind, var), key=True))
                 expect = (INT,) if kind == "add" or type_ == INT else (BOOL,) if type_ == BOOL else None
                 # whose value: 0 the game's, 1 the seat's in `player`, 2 every seat's of its team
-                per = 2 if slot in self.team_slots else 1 if per_player else 0
+                per = 2 if self.rules.variables[var].per_team else 1 if per_player else 0
                 steps.append((slot, per, self.evaluator(path + (kind, var), scope, expect),
                               self.doc.pos(path + (kind, var))))
             adding = kind == "add"

@@ -487,10 +487,13 @@ def summarize(plan: Plan, records: Sequence[GameRecord]) -> dict[str, Any]:
             low, high = wilson(credit[s], n)
             wins.append({"seat": s + 1, "wins": credit[s], "share": credit[s] / n if n else 0.0,
                          "low": low, "high": high})
+    team_credit = [0.0] * len(plan.teams)  # a game's win, shared among the teams that won it
+    for r in records:
+        winning = [t for t, (_, seats) in enumerate(plan.teams) if set(seats) & set(r.winners or ())]
+        for t in winning:
+            team_credit[t] += 1 / len(winning)
     teams: list[dict[str, Any]] = []
-    for name, seats in plan.teams:  # a team's share: a game's win, shared among the teams that won it
-        team_wins = sum(1 / len({t for t, (_, members) in enumerate(plan.teams) if set(members) & set(r.winners or ())})
-                        for r in records if set(seats) & set(r.winners or ()))
+    for (name, seats), team_wins in zip(plan.teams, team_credit):
         low, high = wilson(team_wins, n)
         teams.append({"team": name, "seats": [s + 1 for s in seats], "wins": team_wins,
                       "share": team_wins / n if n else 0.0, "low": low, "high": high})
