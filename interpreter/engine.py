@@ -17,7 +17,7 @@ from typing import Any
 from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
 from .compiler import StepLimitError
 from .movegen import BLIND, remember
-from .ruleset import CycleRule, Ruleset, runtime_error
+from .ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
 
 
 # Whether a move runs its template's generated apply function and the end conditions their generated
@@ -136,12 +136,17 @@ def _pick_text(codes: Sequence[str], pick: int | tuple[int, ...] | None, picks: 
     return f":{codes[pick]}"
 
 
+# Seats asked to act out of turn (`State.asking`): the turn's seat, phase and `turn_to` seat, the
+# seats still to ask, the move they are asked after.
+Asking = tuple[int, int, int, tuple[int, ...], int]
+
+
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
                  "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction", "chance",
-                 "shuffles", "known", "sees", "owners")
+                 "shuffles", "known", "sees", "owners", "asking")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -152,6 +157,10 @@ class State:
         self.frames: tuple[tuple[int, int], ...] = ()  # (seat, phase) to return to after an `act`
         self.next_seat = -1  # the seat that takes the next turn (`turn_to`), -1: the next in order
         self.direction = 1   # the order of the turns: 1 up the seats, -1 down them (`reverse`)
+        # While seats are asked to act out of turn (`out_of_turn`): the seat, phase and `turn_to`
+        # seat (-1: none) of the turn that goes on afterwards, the seats still to ask, and the move
+        # (template index; -1: the deal) after which they are asked. Else None.
+        self.asking: Asking | None = None
         self.chance = 0      # the seed of the shuffles made after the deal (`shuffle`)
         self.shuffles = 0    # how many of them have been made: the next one's place in that seed's stream
         # By card, the seats (a bit each) that know it where they could not see it: shown to them
@@ -180,6 +189,7 @@ class State:
         other.phase = self.phase
         other.frames = self.frames
         other.next_seat, other.direction = self.next_seat, self.direction
+        other.asking = self.asking
         other.chance, other.shuffles = self.chance, self.shuffles
         other.known = list(self.known) if self.known is not None else None
         other.sees, other.owners = self.sees, self.owners
@@ -307,6 +317,10 @@ class State:
         self.journal.append(("turn", self.next_seat, self.direction))
         self.next_seat, self.direction = next_seat, direction
 
+    def set_asking(self, asking: Asking | None) -> None:
+        self.journal.append(("asking", self.asking))
+        self.asking = asking
+
     def set_var(self, slot: int, value: Any) -> None:
         self.journal.append(("var", slot, self.vars[slot]))
         self.vars[slot] = value
@@ -343,6 +357,8 @@ class State:
                 self.frames = entry[1]
             elif kind == "turn":
                 self.next_seat, self.direction = entry[1], entry[2]
+            elif kind == "asking":
+                self.asking = entry[1]
             elif kind == "shuffles":
                 self.shuffles = entry[1]
             elif kind == "known":
@@ -470,7 +486,7 @@ class Game:
         except StepLimitError as exc:  # an effect's loop (a `for`, a deal, a shuffle) went past the limit
             raise runtime_error(exc, "the setup", _written_at(rules, ("setup",))) from None
         if rules.phases:
-            S.current, S.phase = 0, min(set(range(len(rules.phases))) - rules.interrupt_phases)
+            S.current, S.phase = 0, self._first_phase()
         starting = [trigger for trigger in rules.triggers if trigger.at_start]
         if starting:  # `at_start` triggers: once the deal is done, before anyone moves
             rules.meter.reset()
@@ -485,6 +501,8 @@ class Game:
             S.current, S.next_seat = S.next_seat, -1
         if rules.phases:
             self._skip_optional_phases()
+        if rules.out_of_turn:  # the deal may already offer a move out of turn: asked from the first seat
+            self._ask_out_of_turn((S.current - S.direction) % self.players, -1)
         S.journal.clear()
         self._listed = None  # keyed by the journal's length, which starts again here
         # With `end.repeat`: how often each position has occurred, and the key after each move.
@@ -507,7 +525,15 @@ class Game:
 
     @property
     def current_player(self) -> int:
+        """The seat to act: the seat whose turn it is, or a seat asked to act out of turn."""
         return self.state.current
+
+    @property
+    def turn_player(self) -> int:
+        """The seat whose turn it is: `current_player`, but while a seat is asked to act out of turn
+        (`out_of_turn`), the seat whose turn goes on afterwards."""
+        S = self.state
+        return S.asking[0] if S.asking is not None else S.current
 
     @property
     def is_over(self) -> bool:
@@ -682,6 +708,12 @@ class Game:
             self._cycle_begin = self._cycle_start(cycle, legal)
         if simultaneous and S.current != move.actor:
             S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
+        mover, asked = S.current, S.asking
+        if template.out_of_turn and asked is None and not rules.simultaneous:
+            # Made in the seat's own turn, it is still no turn's move: the turn goes on where it was.
+            asked = (S.current, S.phase, S.next_seat, (), -1)
+            if S.next_seat >= 0:  # kept aside, so that a `turn_to` of the move can be told from it
+                S.set_turn_order(-1, S.direction)
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
         knew = self._named_seers(pick, move.src)  # who could see the cards named, before
         run = template.apply if WRITTEN_OUT and not move.selection else None
@@ -712,8 +744,13 @@ class Game:
                 raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
             if knew is not None:
                 self._note_knowers(move, knew)
-            if not S.over and not acted and not rules.simultaneous and (S.frames or rules.phases or rules.rotation):
-                self._advance_turn(end_turn)  # (a turn without phases and seats to rotate stays as it is)
+            if not S.over and asked is not None:  # a seat asked out of turn has answered (or acted unasked)
+                self._answered(template, asked, mover)
+            elif not S.over and not acted and not rules.simultaneous:
+                if S.frames or rules.phases or rules.rotation:
+                    self._advance_turn(end_turn)  # (a turn without phases and seats to rotate stays as it is)
+                if move.template in rules.opens_asking and not S.over:
+                    self._ask_out_of_turn(mover, move.template)
             if rules.repeat is not None:
                 counted = self._count_position()
             if settle:
@@ -820,9 +857,7 @@ class Game:
         if rules.phases and not end_turn and following < len(rules.phases):
             S.set_current(S.current, following)
             return
-        first = 0
-        while first in rules.interrupt_phases:
-            first += 1
+        first = self._first_phase()
         if rules.rotation:
             following = S.next_seat
             if following >= 0:  # `turn_to` chose the seat
@@ -832,6 +867,77 @@ class Game:
             S.set_current(following, first)
         elif rules.phases:
             S.set_current(S.current, first)
+
+    def _first_phase(self) -> int:
+        """The phase a turn starts in: the first that is not an interrupt (0 without phases)."""
+        first = 0
+        while first in self.rules.interrupt_phases:
+            first += 1
+        return first
+
+    # -- acting out of turn (`out_of_turn`) ---------------------------------------------------------
+    #
+    # After each move the seats are asked in turn order, from the one after the seat that moved
+    # (that seat last): those that may make a move out of turn now, or, where that could tell
+    # a hidden card (`Ruleset.asks_everyone`), every seat. The seat asked has those moves and
+    # `pass`; a pass asks the next; any other move ends the asking, the turn goes on where it was
+    # (or the seat its `turn_to` names starts a turn), and the seats are asked again after it.
+    # A move out of turn made in the seat's own turn is no turn's move either: the turn goes on.
+
+    def _ask_out_of_turn(self, mover: int, after: int) -> None:
+        S = self.state
+        if after not in self.rules.opens_asking:
+            return
+        seats = tuple((mover + S.direction * i) % self.players for i in range(1, self.players + 1))
+        self._ask(seats, (S.current, S.phase, S.next_seat, (), after))
+
+    def _ask(self, seats: tuple[int, ...], asking: Asking) -> None:
+        """Give the move to the first of `seats` to be asked, or, if none is, back to the turn."""
+        S = self.state
+        resume, phase, chosen, _, after = asking
+        for i, seat in enumerate(seats):
+            if self.rules.asks_everyone or self._may_act_out_of_turn(seat, asking):
+                if S.next_seat >= 0:  # kept aside, so that a `turn_to` of the answer can be told from it
+                    S.set_turn_order(-1, S.direction)
+                S.set_asking((resume, phase, chosen, seats[i + 1:], after))
+                S.set_current(seat, phase)
+                return
+        if S.asking is not None:
+            S.set_asking(None)
+            S.set_current(resume, phase)
+            if chosen >= 0:
+                S.set_turn_order(chosen, S.direction)
+
+    def _may_act_out_of_turn(self, seat: int, asking: Asking) -> bool:
+        """Has `seat`, if asked now, a move out of turn (other than `pass`)?"""
+        S = self.state
+        saved = S.current, S.phase, S.asking
+        S.current, S.phase, S.asking = seat, asking[1], asking  # a look, not a change: not journaled
+        moves: list[Move] = []
+        try:
+            self._generate(moves)
+        finally:
+            S.current, S.phase, S.asking = saved
+        return any(not self.rules.moves[move.template].declines for move in moves)
+
+    def _answered(self, template: MoveTemplate, asking: Asking, seat: int) -> None:
+        S = self.state
+        resume, phase, chosen, rest, _ = asking
+        if template.declines:
+            self._ask(rest, asking)
+            return
+        if S.asking is not None:
+            S.set_asking(None)
+        if S.next_seat >= 0:  # the move's `turn_to`: that seat's turn starts now
+            S.set_current(S.next_seat, self._first_phase())
+            S.set_turn_order(-1, S.direction)
+        else:
+            S.set_current(resume, phase)
+            if chosen >= 0:
+                S.set_turn_order(chosen, S.direction)
+        self._skip_optional_phases()
+        if not S.over:
+            self._ask_out_of_turn(seat, template.index)
 
     def _skip_optional_phases(self) -> None:
         """An optional phase that offers the seat no move is passed over (a move owed only sometimes)."""
@@ -860,7 +966,7 @@ class Game:
     def _position_key(self) -> Any:
         """The whole position (`end.repeat`): the cards, the variables and who is to act in which phase."""
         S = self.state
-        return (*self._cards_key(), tuple(S.vars), S.current, S.phase, S.frames, S.next_seat, S.direction)
+        return (*self._cards_key(), tuple(S.vars), S.current, S.phase, S.frames, S.next_seat, S.direction, S.asking)
 
     def _count_position(self) -> bool:
         """Count the position reached (only for rulesets with `end.repeat`)."""
@@ -891,12 +997,12 @@ class Game:
         if not S.over:
             check = rules.end_check if WRITTEN_OUT else None
             if check is not None:  # the end conditions written out as one function
-                first = check(S, S.current)
+                first = check(S, self.turn_player)
                 if first >= 0:
                     condition = rules.end_conditions[first]
-                    S.end(condition.result, condition.reason, condition.winners_of(S, {"player": S.current}))
+                    S.end(condition.result, condition.reason, condition.winners_of(S, {"player": self.turn_player}))
             else:
-                env = {"player": S.current}
+                env = {"player": self.turn_player}
                 for condition in rules.end_conditions:
                     if condition.test(S, env):
                         S.end(condition.result, condition.reason, condition.winners_of(S, env))
@@ -985,7 +1091,7 @@ class Game:
     def _ended(self) -> None:
         """The game has just ended: no more moves, and the ruleset's `on_end` effects run once."""
         self._legal, self._seat_legal = [], {}
-        env = {"player": self.state.current}
+        env = {"player": self.turn_player}
         self.rules.meter.reset()
         for effect in self.rules.on_end:
             effect(self.state, env)
@@ -1269,6 +1375,8 @@ class Game:
                 "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
                 "history": self.record(player),
                 "legal_moves": [m.text() for m in self.legal_moves(player)] if player is not None else []}
+        if rules.out_of_turn:  # whose turn it is, while a seat is asked to act out of turn
+            view["turn_player"] = self.turn_player
         if rules.rotation:  # which way the turns go, and the seat `turn_to` chose for the next (None: in order)
             view["direction"] = self.state.direction
             view["next_seat"] = self.state.next_seat if self.state.next_seat >= 0 else None

@@ -141,6 +141,15 @@ class MoveGenerator:
             indexes = tuple(sorted({phases.index(name) for name in wanted}))
             conditions.append((0, f"(S.phase == {indexes[0]})" if len(indexes) == 1 else f"(S.phase in {indexes!r})"))
             totals.append(True)
+        if self.host.rules.out_of_turn and not template.out_of_turn:
+            # A seat asked to act out of turn has only the moves made out of turn, and `pass`.
+            conditions.append((0, "(S.asking is not None)" if template.declines else "(S.asking is None)"))
+            totals.append(True)
+        elif template.out_of_turn and template.asked_after != self.host.rules.opens_asking:
+            # Asked only after some moves: not while the seats are asked after another.
+            after = tuple(sorted(template.asked_after))
+            conditions.append((0, f"(S.asking is None or S.asking[4] in {after!r})"))
+            totals.append(True)
         if for_seat:
             for conjunct in conjuncts(self.host.parse(path + ("for_seat",))):
                 compiled = compile_here(conjunct, path + ("for_seat",), (BOOL,))

@@ -804,6 +804,9 @@ class _ModuleBuilder(_Emitter):
         rules = self.rules
         if rules.simultaneous:
             raise self.no("turns where every seat plays at once", ("turns",) if "turns" in self.data else ())
+        if rules.out_of_turn:
+            name = next(t.name for t in rules.moves if t.out_of_turn)
+            raise self.no("moves made out of turn", ("moves", name, "out_of_turn"))
         if rules.repeat is not None:
             raise self.no("end.repeat", ("end", "repeat"))
         if rules.on_start:

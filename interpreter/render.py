@@ -218,7 +218,10 @@ def status_line(game: Game, player: int | None = 0) -> Text:
             text.append(str(game.variable(variable.name, player)), style="bold")
     if game.is_over:
         return text
-    if game.players > 1 and not rules.simultaneous:  # every seat plays at once: nobody's turn
+    if game.state.asking is not None:  # asked to act out of turn (`out_of_turn`)
+        text.append(f"   seat {game.current_player + 1} may act out of turn (seat {game.turn_player + 1}'s turn)",
+                    style="bold")
+    elif game.players > 1 and not rules.simultaneous:  # every seat plays at once: nobody's turn
         text.append(f"   seat {game.current_player + 1} to play", style="bold")
     if game.phase is not None:
         text.append(f" ({game.phase})", style="bold")

@@ -34,6 +34,7 @@ from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
 from .source import Document, FileAccess, PathKey, is_file, load_document
+from .turn_runs import effect_paths, reads_hidden_cards
 from .variants import resolve_extends
 
 Effect = Callable[[Any, dict[str, Any]], None]
@@ -113,6 +114,9 @@ class MoveTemplate:
     select_piles: tuple[int, ...] = ()  # `select`: the piles it may choose, in order, and what each gives
     select_take: str = ""
     picks: int = 1  # `take: {any: K}`: the move picks K cards of its source (`Move.pick` a tuple for K > 1)
+    out_of_turn: bool = False  # any seat may make it when its conditions hold (`out_of_turn`)
+    asked_after: frozenset[int] = frozenset()  # the moves after which the seats are asked to make it
+    declines: bool = False     # the `pass` of a seat asked out of turn (made by the engine, not written)
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,11 @@ class Ruleset:
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
         self.optional_phases: frozenset[int] = frozenset()   # skipped when they offer no move
         self.interrupt_phases: frozenset[int] = frozenset()  # entered only through `act`
+        # Some move may be made out of turn (`out_of_turn`): after each move the seats are asked,
+        # those that may make one, or (where that could tell a hidden card) every seat.
+        self.out_of_turn = False
+        self.asks_everyone = False
+        self.opens_asking: frozenset[int] = frozenset()  # the moves (-1: the deal) after which they are asked
         self.generated_source = ""
         self.meter = Meter()  # the steps of one listing, move or end check (limits.MAX_STEPS)
         # sees(state, card, pile, seat): may the seat (None: a spectator) see which card lies there?
@@ -391,6 +400,8 @@ class _Builder:
         self.sources: list[str] = []
         self._counter = 0
         self.movegen = MoveGenerator(self)
+        self.declining: dict[str, Any] | None = None  # the spec of the engine's `pass` (`_out_of_turn`)
+        self.asked_after: dict[str, frozenset[int]] = {}  # by move made out of turn: after which moves
         # What applygen.py needs to write a move's effects out: by evaluator, effect or trigger closure.
         self.inline: dict[Any, Any] = {}
 
@@ -520,6 +531,8 @@ class _Builder:
         rules.generated_source = "\n".join(self.sources)
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
+        if rules.out_of_turn:  # asking only the seats that may act must not tell what they hold
+            rules.asks_everyone = reads_hidden_cards(rules, (t.name for t in rules.moves if t.out_of_turn))
         return rules
 
     def _deck(self) -> None:
@@ -1185,6 +1198,7 @@ class _Builder:
 
     def _moves(self) -> None:
         rules = self.rules
+        self._out_of_turn()
         for index, (name, spec) in enumerate(self.data["moves"].items()):
             path: PathKey = ("moves", name)
             sources = self.zone_piles(path + ("from",)) if "from" in spec else ()
@@ -1220,6 +1234,9 @@ class _Builder:
             if targets:
                 template.seat_targets = self.seat_zone_piles(path + ("to",))
             template.for_seat = "for_seat" in spec
+            template.out_of_turn = bool(spec.get("out_of_turn", False))
+            template.asked_after = self.asked_after.get(name, frozenset())
+            template.declines = spec is self.declining
             template.picks = picks
             template.choices, template.choice_name = choices, choice_name
             if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
@@ -1248,6 +1265,47 @@ class _Builder:
                 continue
             template.prefixed = any(zone_pairs(template) & zone_pairs(other) for other in rules.moves
                                     if other is not template and not other.named_text)
+
+    def _out_of_turn(self) -> None:
+        """Moves any seat may make out of turn (`out_of_turn`): checked, and the engine's `pass` (a
+        seat asked declines) added as the last move, offered only to a seat being asked."""
+        rules, moves = self.rules, self.data["moves"]
+        claims = [name for name, spec in moves.items() if spec.get("out_of_turn")]
+        if not claims:
+            return
+        where = self.doc.pos(("moves", claims[0], "out_of_turn"))
+        if rules.max_players < 2:
+            raise RulesetError("out_of_turn needs a game of more than one seat", where)
+        if rules.simultaneous:
+            raise RulesetError("out_of_turn: in a simultaneous game every seat may move at any moment already", where)
+        if PASS in moves:
+            raise RulesetError(f"a move named '{PASS}' clashes with the '{PASS}' the engine offers a seat asked to act "
+                               f"out of turn: rename it", self.doc.pos(("moves", PASS), key=True))
+        names = list(moves)
+        for name in claims:  # the moves after which the seats are asked (`true`: after any)
+            after = moves[name]["out_of_turn"]
+            for i, other in enumerate(after if isinstance(after, list) else ()):
+                if other not in moves:
+                    raise RulesetError(unknown("move", other, moves), self.doc.pos(("moves", name, "out_of_turn", i)))
+            # (-1: the deal, before any move)
+            self.asked_after[name] = frozenset(names.index(other) for other in after) if isinstance(after, list) \
+                else frozenset(range(-1, len(names)))
+        for name in claims:  # a move out of turn does not hand the turn on: the turn goes on where it was
+            for at, effect in effect_paths(moves[name].get("do", []), ("moves", name, "do")):
+                if effect in TURN_HANDING:
+                    raise RulesetError(f"'{effect}' in a move made out of turn: the turn goes on where it was after it "
+                                       f"(turn_to names the seat that takes the next turn)", self.doc.pos(at))
+        for i, trigger in enumerate(self.data.get("triggers", [])):
+            after = trigger.get("after")
+            if after is None or set([after] if isinstance(after, str) else after) & set(claims):
+                for at, effect in effect_paths(trigger.get("do", []), ("triggers", i, "do")):
+                    if effect in TURN_HANDING:
+                        raise RulesetError(f"'{effect}' in a trigger that may follow a move made out of turn (give "
+                                           f"the trigger 'after:')", self.doc.pos(at))
+        rules.out_of_turn = True
+        rules.opens_asking = frozenset().union(*self.asked_after.values())
+        self.declining = {"help": "Let the chance to act out of turn go.", "do": []}
+        self.data = {**self.data, "moves": {**moves, PASS: self.declining}}
 
     def _pick_count(self, path: PathKey, count: int) -> int:
         """`take: {any: K}`: K, checked to leave a fixed action space of a bounded size (one action
@@ -1429,6 +1487,10 @@ def _name_node(name: str) -> Node:
     from .parser import Name
 
     return Name(0, name)
+
+
+PASS = "pass"  # the move of a seat asked to act out of turn that lets the chance go
+TURN_HANDING = ("act", "end_turn")  # effects that hand the turn on, refused in moves made out of turn
 
 
 def _a_seat_of(S: Any, seat: int, effect: str, pos: SourcePos) -> int:

@@ -12,12 +12,15 @@ saying whether it was reached by a turn (positions reached by a turn are searche
 moves, so the two are not the same node).
 
 `turn_runs` decides it from the rules, conservatively: the whole analysis is refused (no pruning)
-where a part of the rules it cannot place could tell the orders apart.
+where a part of the rules it cannot place could tell the orders apart. The same walk over what a
+part of the rules names answers the engine's other question of that kind: whether a move made
+out of turn may depend on hidden cards (`reads_hidden_cards`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -135,6 +138,25 @@ class _Names:
         return self._bodies[name]
 
 
+def reads_hidden_cards(rules: Any, moves: Iterable[str]) -> bool:
+    """Might whether one of these moves is legal depend on a card some seat cannot see? Yes where
+    its parts name a zone whose cards are not all public (`visibility` other than `all`), a
+    variable that may hold piles, or `legal_moves()`: an over-approximation, names not values."""
+    from .compiler import ANY, PILE, PILES
+
+    names, found = _Names(rules), set()
+    data = rules.front_end.data["moves"]
+    for name in moves:
+        parts = {part: value for part, value in data[name].items()
+                 if part in ("from", "take", "when", "match", "for_seat", "select")}
+        found |= names.of_value(parts)
+        if re.search(r"\bdst\b", repr(parts)):  # the destination's cards are read
+            found |= names.of_value(data[name].get("to"))
+    variables = rules.front_end.scope.variables
+    return names.unplaced or any(rules.zones[n].visibility != "all" for n in found if n in rules.zones) or \
+        any(variables[n][1] in (PILE, PILES, ANY) for n in found if n in variables)
+
+
 def variables_may_hold_piles(rules: Any) -> bool:
     """Might a variable hold a pile (or piles)? Then a rule can reach a pile's cards through it
     without naming the pile's zone. Decided as the native backend types variables: declared, by
@@ -152,16 +174,18 @@ def variables_may_hold_piles(rules: Any) -> bool:
     return False
 
 
-def _effect_names(effects: Any) -> Iterable[str]:
-    """Every effect name used in a list of effects, nested ones included."""
+def effect_paths(effects: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], str]]:
+    """Every effect in a list of effects as written (nested ones included): its path and its name."""
     if isinstance(effects, list):
-        for effect in effects:
+        for i, effect in enumerate(effects):
             if isinstance(effect, dict):
-                yield from (key for key in effect if isinstance(key, str))
+                for key in effect:
+                    if isinstance(key, str):
+                        yield path + (i, key), key
                 for key in ("then", "else", "do"):
-                    yield from _effect_names(effect.get(key))
+                    yield from effect_paths(effect.get(key), path + (i, key))
             elif isinstance(effect, str):
-                yield effect
+                yield path + (i,), effect
 
 
 def turn_runs(rules: Any) -> TurnRuns | None:
@@ -181,7 +205,7 @@ def turn_runs(rules: Any) -> TurnRuns | None:
     moves = data.get("moves") or {}
     specs: list[dict[str, Any]] = [spec if isinstance(spec := moves.get(t.name), dict) else {} for t in rules.moves]
     core = [names.of_value({k: v for k, v in spec.items() if k in MOVE_PARTS}) for spec in specs]
-    plain = [not ({"select", "for_seat"} & set(spec)) and set(_effect_names(spec.get("do", []))) <= PLAIN_EFFECTS
+    plain = [not ({"select", "for_seat"} & set(spec)) and {name for _, name in effect_paths(spec.get("do", []), ())} <= PLAIN_EFFECTS
              for spec in specs]
     ended = set().union(*(names.of_value(rule.get("if")) for rule in (data.get("end") or {}).get("when", [])
                           if isinstance(rule, dict)))
