@@ -564,7 +564,8 @@ def test_full_stacks_three_1s_with_option_three() -> None:
 
 
 # ---------------------------------------------------------------------------
-# 200 seeded random games of each example: they end, and no bill appears or vanishes
+# 500 seeded random games of each example: they end, no bill appears or vanishes, and no view shows
+# a seat a bill it cannot know
 # ---------------------------------------------------------------------------
 
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
@@ -585,19 +586,38 @@ REASONS = {
 }
 
 
+def hands_of(game: Any) -> list[list[int]]:
+    return [list(game.state.piles[p]) for p in game.rules.zones["hand"].piles_for(game.players)]
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_200_random_games_end_and_conserve_every_bill(name: str) -> None:
+def test_500_random_games_end_conserve_every_bill_and_show_no_seat_a_bill_it_cannot_know(name: str) -> None:
+    """Each seat's knowledge is followed here apart from the engine: its own hand, bills face up,
+    and hands shown to it (Peek: a $3 played shows the next seat's hand to the player). No
+    example passes a bill from one hand to another."""
     copies_cycle = (3, 4, 6)
-    for seed in range(200):
+    for seed in range(500):
         players = 2 + seed % 5
         options = OPTION_SETS[name][seed % len(OPTION_SETS[name])]
         game = rules(name, copies=copies_cycle[seed % 3], **options).new_game(
             seed=seed, players=players, max_moves=5000)
         in_play = sorted(game.rules.deck_cards[players])
         rng = random.Random(seed)
+        knows: list[set[int]] = [set() for _ in range(players)]
         while not game.is_over:
-            game.apply(rng.choice(game.legal_moves()))
+            actor = game.current_player
+            move = rng.choice(game.legal_moves())
+            game.apply(move)
             assert cards_in_play(game) == in_play, (name, seed)
+            after = hands_of(game)
+            if name == "peek" and move.name == "play" and game.variable("played") == 3:
+                knows[actor] |= set(after[(actor + game.state.direction) % players])
+            for viewer in range(players):
+                shown = game.view(viewer)["zones"]["hand"]
+                for seat in range(players):
+                    expected = [game.rules.deck.codes[c] if seat == viewer or game.state.up[c] or c in knows[viewer]
+                                else None for c in after[seat]]
+                    assert shown[seat] == expected, (name, seed, viewer, seat)
         assert game.outcome == "won", (name, seed, game.outcome, game.reason)
         assert game.reason in REASONS
         assert game.winners()
