@@ -60,11 +60,15 @@ NO_STR = -1  # a string that is `none`
 # 12 the seats in the game, 13 the winners an end condition named (a bit mask, -1: none named),
 # 14 and 15 whether the move being applied used `act` or `end_turn`, 16-23 the (seat, phase) pairs
 # to return to after `act`, 24 how many; 26 the seat `turn_to` chose for the next turn (-1: none),
-# 27 the direction of the turns (1, or -1 once `reverse`d).
+# 27 the direction of the turns (1, or -1 once `reverse`d); 28-35 while seats are asked to act
+# out of turn (`out_of_turn`; engine.State.asking): 1 (else 0), the seat, phase and `turn_to` seat
+# of the turn that goes on afterwards, the seat the asking goes round from and its direction, how
+# many seats of the round have been asked, the move (template; -1: the deal) they are asked after.
 OVER, RESULT, REASON, MOVES, MAX_MOVES, LAST, CYCLE, BEGIN, SEEN, STOP = range(10)
 CURRENT, PHASE, PLAYERS, WINNERS, ACTED, END_TURN, FRAMES, NFRAMES = 10, 11, 12, 13, 14, 15, 16, 24
 NEXT_SEAT, DIRECTION = 26, 27
-META = 28
+ASKING, ASK_SEAT, ASK_PHASE, ASK_CHOSEN, ASK_FROM, ASK_DIRECTION, ASKED, ASK_AFTER = range(28, 36)
+META = 36
 CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
@@ -804,9 +808,6 @@ class _ModuleBuilder(_Emitter):
         rules = self.rules
         if rules.simultaneous:
             raise self.no("turns where every seat plays at once", ("turns",) if "turns" in self.data else ())
-        if rules.out_of_turn:
-            name = next(t.name for t in rules.moves if t.out_of_turn)
-            raise self.no("moves made out of turn", ("moves", name, "out_of_turn"))
         if rules.repeat is not None:
             raise self.no("end.repeat", ("end", "repeat"))
         if rules.on_start:
@@ -845,6 +846,14 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPTIONAL = {_array([int(i in rules.optional_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"INTERRUPT = {_array([int(i in rules.interrupt_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"ROTATION = {rules.rotation}")
+        first = min(set(range(len(phases))) - rules.interrupt_phases, default=0)
+        tables.append(f"FIRST_PHASE = {first}")
+        # Moves out of turn (`out_of_turn`): which moves are, which is the engine's `pass`, after
+        # which moves (index + 1; 0: the deal) the seats are asked, and whether every seat is.
+        tables.append(f"OUT_OF_TURN = {_array([int(t.out_of_turn) for t in rules.moves] + [0])}")
+        tables.append(f"DECLINES = {_array([int(t.declines) for t in rules.moves] + [0])}")
+        tables.append(f"OPENS = {_array([int(k in rules.opens_asking) for k in range(-1, len(rules.moves))])}")
+        tables.append(f"ASKS_EVERYONE = {int(rules.asks_everyone)}")
         # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
         # an action number needs CAP1 ** (most such piles) more values.
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
@@ -923,6 +932,11 @@ class _ModuleBuilder(_Emitter):
             wanted = [spec["phase"]] if isinstance(spec["phase"], str) else spec["phase"]
             indexes = sorted({self.rules.phases.index(name) for name in wanted})
             conditions.append((0, "(" + " or ".join(f"M[11] == {i}" for i in indexes) + ")"))
+        if self.rules.out_of_turn and not template.out_of_turn:  # as movegen: asked, only these and `pass`
+            conditions.append((0, "(M[28] == 1)" if template.declines else "(M[28] == 0)"))
+        elif template.out_of_turn and template.asked_after != self.rules.opens_asking:
+            after = " or ".join(f"M[35] == {i}" for i in sorted(template.asked_after))
+            conditions.append((0, f"(M[28] == 0 or {after})"))
         if for_seat:
             env["target"] = _int("b_target")
             for conjunct in conjuncts(self.parse(path + ("for_seat",))):
@@ -1448,7 +1462,8 @@ def is_safe(C, N, U, V, O, M, MC, a):
         spec = self.data.get("end", {})
         env = {"player": _int("b_player")}
         lines = ["@njit(cache=True)", "def after_change(C, N, U, V, O, M, out, CK, BK, KEY):", "    cnt = 0",
-                 "    b_player = M[10]", "    if M[0] == 0:", "        pass"]
+                 "    b_player = M[29] if M[28] == 1 else M[10]",  # the seat whose turn it is
+                 "    if M[0] == 0:", "        pass"]
         for i, cond in enumerate(spec.get("when", [])):
             test = self.expr(self.parse(("end", "when", i, "if")), env, "bool").code
             lines.append(f"        {'if' if i == 0 else 'elif'} {test}:")
@@ -1617,12 +1632,72 @@ def advance_turn(C, N, U, V, O, M, out, end_turn):
         M[11] = M[17 + 2 * f]
         end_turn = False
     next_phase(M, end_turn)
+    skip_optional_phases(C, N, U, V, O, M, out)
+
+
+@njit(cache=True)
+def skip_optional_phases(C, N, U, V, O, M, out):
+    """An optional phase that offers the seat no move is passed over."""
     for _ in range(NPHASES * M[12]):
         if M[0] != 0 or OPTIONAL[M[11]] == 0:
             return
         if legal(C, N, U, V, O, M, out) != 0:
             return
         next_phase(M, False)
+
+
+@njit(cache=True)
+def may_act_out_of_turn(C, N, U, V, O, M, out, seat, phase, after):
+    """Has `seat`, if asked now, a move out of turn other than `pass`? (A look: M is restored.)"""
+    saved_seat, saved_phase, saved_asking, saved_after = M[10], M[11], M[28], M[35]
+    M[10], M[11], M[28], M[35] = seat, phase, 1, after
+    cnt = legal(C, N, U, V, O, M, out)
+    M[10], M[11], M[28], M[35] = saved_seat, saved_phase, saved_asking, saved_after
+    if cnt < 0:
+        raise Stop("too many legal moves")
+    for i in range(cnt):
+        if DECLINES[decode(out[i])[0]] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def ask(C, N, U, V, O, M, out, mover, direction, start, resume, phase, chosen, after):
+    """Give the move to the first seat of the round from `mover` (from its `start`-th) to be asked
+    out of turn, or, if none is, back to the turn that goes on (engine.Game._ask)."""
+    n = M[12]
+    for j in range(start, n):
+        seat = (mover + direction * (j + 1)) % n
+        if ASKS_EVERYONE == 1 or may_act_out_of_turn(C, N, U, V, O, M, out, seat, phase, after):
+            M[26] = -1
+            M[28], M[29], M[30], M[31] = 1, resume, phase, chosen
+            M[32], M[33], M[34], M[35] = mover, direction, j + 1, after
+            M[10], M[11] = seat, phase
+            return
+    if M[28] == 1:
+        M[28] = 0
+        M[10], M[11] = resume, phase
+        if chosen >= 0:
+            M[26] = chosen
+
+
+@njit(cache=True)
+def answered(C, N, U, V, O, M, out, k, resume, phase, chosen, seat):
+    """After a move out of turn or a `pass` (engine.Game._answered)."""
+    if DECLINES[k] == 1:
+        ask(C, N, U, V, O, M, out, M[32], M[33], M[34], resume, phase, chosen, M[35])
+        return
+    M[28] = 0
+    if M[26] >= 0:  # the move's `turn_to`: that seat's turn starts now
+        M[10], M[11] = M[26], FIRST_PHASE
+        M[26] = -1
+    else:
+        M[10], M[11] = resume, phase
+        if chosen >= 0:
+            M[26] = chosen
+    skip_optional_phases(C, N, U, V, O, M, out)
+    if M[0] == 0 and OPENS[k + 1] == 1:
+        ask(C, N, U, V, O, M, out, seat, M[27], 0, M[10], M[11], M[26], k)
 
 
 @njit(cache=True)
@@ -1663,6 +1738,10 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     not checked and the next moves are not listed (`after_change` settles)."""
     k, b_src, b_dst, n, pick, seat, b_sel = decode(a)
     b_player = M[10]
+    asked = M[28] == 1 or OUT_OF_TURN[k] == 1  # a seat asked out of turn answers, or acts unasked
+    resume, phase, chosen = (M[29], M[30], M[31]) if M[28] == 1 else (M[10], M[11], M[26])
+    if asked and M[28] == 0:
+        M[26] = -1  # kept aside, so that a `turn_to` of the move can be told from it
     cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
     card, pick = take_cards(C, N, U, M, MC, b_src, n, pick)
     M[3] += 1
@@ -1671,8 +1750,12 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     M[15] = 0
     apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n, card, pick, seat, b_player, b_sel)
     triggers(C, N, U, V, O, M, TMP, k, b_player)
-    if M[0] == 0 and M[14] == 0:
+    if M[0] == 0 and asked:
+        answered(C, N, U, V, O, M, out, k, resume, phase, chosen, b_player)
+    elif M[0] == 0 and M[14] == 0:
         advance_turn(C, N, U, V, O, M, out, M[15] == 1)
+        if M[0] == 0 and OPENS[k + 1] == 1:
+            ask(C, N, U, V, O, M, out, b_player, M[27], 0, M[10], M[11], M[26], k)
 
 
 @njit(cache=True)
@@ -1836,6 +1919,14 @@ class NativeGame:
             self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
         self.M[NFRAMES] = len(S.frames)
         self.M[NEXT_SEAT], self.M[DIRECTION] = S.next_seat, S.direction
+        if S.asking is not None:  # seats asked to act out of turn: the round they are asked in
+            resume, phase, chosen, rest, after = S.asking
+            n = game.players
+            seats = (S.current, *rest)  # the seat asked, then those still to ask: on round the table
+            step = (seats[1] - seats[0]) % n if len(seats) > 1 else 1
+            direction = 1 if step == 1 else -1
+            self.M[ASKING:ASK_AFTER + 1] = [1, resume, phase, chosen, seats[-1] if rest else S.current, direction,
+                                             n - len(rest), after]
         # A game over before it starts (no move at the deal) keeps the Python game's ending.
         self.ended = (S.outcome, S.reason) if S.over else None
         self.out = np.zeros(native.max_legal, dtype=np.int64)
@@ -1922,6 +2013,15 @@ class NativeGame:
 
     def score(self, player: int = 0) -> int:
         return int(self._call("score", self.C, self.N, self.U, self.V, self.O, self.M, player))
+
+    def asking(self) -> tuple[int, int, int, tuple[int, ...], int] | None:
+        """The seats asked to act out of turn, as engine.State.asking says them."""
+        M = self.M
+        if M[ASKING] == 0:
+            return None
+        n = int(M[PLAYERS])
+        rest = tuple(int((M[ASK_FROM] + M[ASK_DIRECTION] * (j + 1)) % n) for j in range(int(M[ASKED]), n))
+        return int(M[ASK_SEAT]), int(M[ASK_PHASE]), int(M[ASK_CHOSEN]), rest, int(M[ASK_AFTER])
 
     def piles(self) -> list[list[int]]:
         return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
@@ -2086,6 +2186,7 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
         check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
               game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
               int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
+        check("the seats asked to act out of turn", game.state.asking, position.asking())
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])

@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, render
+from cardrules import load_ruleset, native, render
 from cardrules.bots import make_bot
 from cardrules.errors import RulesetError
-from cardrules.native import Unsupported, native_backend
 from cardrules.simulate import simulate_games
 from helpers import FIXTURES, MINI, pile, play, snapshot
 
@@ -275,10 +274,15 @@ def test_out_of_turn_in_a_game_of_one_seat_is_refused_at_its_line(tmp_path: Path
     assert caught.value.pos is not None and caught.value.pos.line == line_of(path, "out_of_turn: true")
 
 
-def test_the_native_backend_names_moves_made_out_of_turn_as_what_it_lacks() -> None:
-    with pytest.raises(Unsupported, match="out of turn") as caught:
-        native_backend(load_ruleset(str(SNAP)))
-    assert caught.value.pos is not None and caught.value.pos.line == line_of(SNAP, "    out_of_turn: true")
+@pytest.mark.parametrize("path", [SNAP, CLAIMS], ids=["snap", "claims"])
+def test_the_native_backend_asks_the_same_seats_move_for_move(path: Path) -> None:
+    rules = load_ruleset(str(path))
+    backend = native.native_backend(rules)
+    for players in (2, 3, 4):
+        for seed in range(12):
+            rng = random.Random(seed)
+            # legal moves, piles, variables, the seat to act and the seats asked, at every step
+            native.compare(backend, rules.new_game(seed=seed, players=players), rng.choice)
 
 
 # -- random play and bots ------------------------------------------------------------------------
