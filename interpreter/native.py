@@ -854,6 +854,7 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"DECLINES = {_array([int(t.declines) for t in rules.moves] + [0])}")
         tables.append(f"OPENS = {_array([int(k in rules.opens_asking) for k in range(-1, len(rules.moves))])}")
         tables.append(f"ASKS_EVERYONE = {int(rules.asks_everyone)}")
+        tables.append(f"ASKS_OUT_OF_TURN = {rules.out_of_turn}")  # (else the code for it is left out when compiled)
         # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
         # an action number needs CAP1 ** (most such piles) more values.
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
@@ -1738,7 +1739,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     not checked and the next moves are not listed (`after_change` settles)."""
     k, b_src, b_dst, n, pick, seat, b_sel = decode(a)
     b_player = M[10]
-    asked = M[28] == 1 or OUT_OF_TURN[k] == 1  # a seat asked out of turn answers, or acts unasked
+    asked = ASKS_OUT_OF_TURN and (M[28] == 1 or OUT_OF_TURN[k] == 1)  # a seat asked answers, or acts unasked
     resume, phase, chosen = (M[29], M[30], M[31]) if M[28] == 1 else (M[10], M[11], M[26])
     if asked and M[28] == 0:
         M[26] = -1  # kept aside, so that a `turn_to` of the move can be told from it
@@ -1750,12 +1751,15 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     M[15] = 0
     apply_effects(C, N, U, V, O, M, MC, TMP, k, b_src, b_dst, n, card, pick, seat, b_player, b_sel)
     triggers(C, N, U, V, O, M, TMP, k, b_player)
-    if M[0] == 0 and asked:
-        answered(C, N, U, V, O, M, out, k, resume, phase, chosen, b_player)
+    if ASKS_OUT_OF_TURN:
+        if M[0] == 0 and asked:
+            answered(C, N, U, V, O, M, out, k, resume, phase, chosen, b_player)
+        elif M[0] == 0 and M[14] == 0:
+            advance_turn(C, N, U, V, O, M, out, M[15] == 1)
+            if M[0] == 0 and OPENS[k + 1] == 1:
+                ask(C, N, U, V, O, M, out, b_player, M[27], 0, M[10], M[11], M[26], k)
     elif M[0] == 0 and M[14] == 0:
         advance_turn(C, N, U, V, O, M, out, M[15] == 1)
-        if M[0] == 0 and OPENS[k + 1] == 1:
-            ask(C, N, U, V, O, M, out, b_player, M[27], 0, M[10], M[11], M[26], k)
 
 
 @njit(cache=True)
