@@ -136,6 +136,12 @@ def _pick_text(codes: Sequence[str], pick: int | tuple[int, ...] | None, picks: 
     return f":{codes[pick]}"
 
 
+def chance_stream(chance: int, draw: int) -> random.Random:
+    """The random numbers of a game's `draw`-th draw of chance after the deal (a shuffle, a random
+    place), from its `chance` seed: the same in both backends (native_runtime.chance_order)."""
+    return random.Random(f"{chance}/{draw}")
+
+
 # Seats asked to act out of turn (`State.asking`): the turn's seat, phase and `turn_to` seat, the
 # seats still to ask, the move they are asked after.
 Asking = tuple[int, int, int, tuple[int, ...], int]
@@ -290,7 +296,7 @@ class State:
     def _draw(self) -> random.Random:
         """The game's next draw of chance after the deal (a shuffle, a random place): it depends only
         on the `chance` seed and on how many draws came before it."""
-        rng = random.Random(f"{self.chance}/{self.shuffles}")
+        rng = chance_stream(self.chance, self.shuffles)
         self.journal.append(("shuffles", self.shuffles))
         self.shuffles += 1
         return rng

@@ -63,12 +63,14 @@ NO_STR = -1  # a string that is `none`
 # 27 the direction of the turns (1, or -1 once `reverse`d); 28-35 while seats are asked to act
 # out of turn (`out_of_turn`; engine.State.asking): 1 (else 0), the seat, phase and `turn_to` seat
 # of the turn that goes on afterwards, the seat the asking goes round from and its direction, how
-# many seats of the round have been asked, the move (template; -1: the deal) they are asked after.
+# many seats of the round have been asked, the move (template; -1: the deal) they are asked after;
+# 36 the seed of the draws of chance after the deal (in 64 bits), 37 how many have been made.
 OVER, RESULT, REASON, MOVES, MAX_MOVES, LAST, CYCLE, BEGIN, SEEN, STOP = range(10)
 CURRENT, PHASE, PLAYERS, WINNERS, ACTED, END_TURN, FRAMES, NFRAMES = 10, 11, 12, 13, 14, 15, 16, 24
 NEXT_SEAT, DIRECTION = 26, 27
 ASKING, ASK_SEAT, ASK_PHASE, ASK_CHOSEN, ASK_FROM, ASK_DIRECTION, ASKED, ASK_AFTER = range(28, 36)
-META = 36
+CHANCE, DRAWS = 36, 37
+META = 38
 CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
@@ -1306,11 +1308,46 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                     f"{indent}for {q} in range(len(SELP_{k})):",
                     f"{indent}    if {count} > 0:",
                     f"{indent}        move_cards(C, N, U, SELP_{k}[{q}], {t}, {count}, False, {face}, False, TMP)"]
+        if kind == "shuffle":
+            pile = self.checked(self.expr(self.parse(path + ("shuffle",)), env))
+            return [f"{indent}shuffle_pile(C, N, M, {pile})"]
+        if kind == "deal":
+            return self.deal_effect(path + ("deal",), spec["deal"], env, indent)
         if kind == "end":
             result = self.result_code(spec["end"]["result"])
             reason = self.reason_code(spec["end"].get("reason", ""))
             return [f"{indent}end(M, {result}, {reason})"]
         raise self.no(f"the effect '{kind}'", path)
+
+    def deal_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
+                    indent: str) -> list[str]:
+        """`deal` during play, as ruleset.py's: one card a pile a row, left to right, while a pile's
+        count (of `i`, its index) is above the row."""
+        if "where" in spec:
+            raise self.no("a deal with 'where' after the setup", path + ("where",))
+        zone = self.rules.zones[spec["to"]]
+        if zone.seat_piles is not None and zone.piles != tuple(p for group in zone.seat_piles for p in group):
+            raise self.no("a deal to a zone whose piles are not in seat order", path + ("to",))
+        per_seat = len(zone.seat_piles[0]) if zone.seat_piles is not None else 0
+        count = f"M[12] * {per_seat}" if per_seat else str(len(zone.piles))  # the piles of the seats in the game
+        i, wanted, row, more, q, source = (self.fresh(x) for x in ("i", "wanted", "row", "more", "q", "source"))
+        counts = self.checked(self.expr(self.parse(path + ("counts",)), {**env, "i": _int(i)}, "int"))
+        src = self.checked(self.expr(self.parse(path + ("from",)), env))
+        face = int(spec.get("face", "down") == "up")
+        return [f"{indent}{wanted} = np.empty({count}, dtype=np.int64)",
+                f"{indent}for {i} in range({count}):",
+                f"{indent}    {wanted}[{i}] = {counts}",
+                f"{indent}{row} = 0",
+                f"{indent}{more} = True",
+                f"{indent}while {more}:",
+                f"{indent}    {more} = False",
+                f"{indent}    for {q} in range({count}):",
+                f"{indent}        if {wanted}[{q}] > {row}:",
+                f"{indent}            {more} = True",
+                f"{indent}            {source} = {src}",
+                f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')",
+                f"{indent}            move_cards(C, N, U, {source}, Z_{zone.name}[{q}], 1, False, {face}, False, TMP)",
+                f"{indent}    {row} += 1"]
 
     def template_index(self, path: tuple[Any, ...]) -> int:
         if path[:1] != ("moves",) or "select" not in self.value_at(path[:2]):
@@ -1329,8 +1366,6 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         for key in ("card",):
             if key in options:
                 raise self.no(f"a move effect with '{key}'", path + (key,))
-        if options.get("place") == "random":
-            raise self.no("a move effect with 'place: random'", path + ("place",))
         src = self.checked(self.expr(self.parse(path + ("from",)), env)) if "from" in options else env["src"].code
         dst = self.checked(self.expr(self.parse(path + ("to",)), env)) if "to" in options else env["dst"].code
         s, d = self.fresh("s"), self.fresh("d")
@@ -1346,6 +1381,11 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         face = {"up": 1, "down": 0}.get(options.get("face", ""), -1)
         flip = bool(options.get("flip", False))
         bottom = options.get("place", "top") == "bottom"
+        if options.get("place") == "random":  # moved to the top, then buried together at a random place
+            k = self.fresh("k")
+            return lines + [f"{indent}{k} = min({count}, N[{s}])",
+                            f"{indent}move_cards(C, N, U, {s}, {d}, {k}, {flip}, {face}, False, TMP)",
+                            f"{indent}if {k} > 0: bury_top(C, N, M, {d}, {k})"]
         lines.append(f"{indent}move_cards(C, N, U, {s}, {d}, {count}, {flip}, {face}, {bottom}, TMP)")
         return lines
 
@@ -1923,6 +1963,7 @@ class NativeGame:
             self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
         self.M[NFRAMES] = len(S.frames)
         self.M[NEXT_SEAT], self.M[DIRECTION] = S.next_seat, S.direction
+        self.M[CHANCE], self.M[DRAWS] = (S.chance + 2 ** 63) % 2 ** 64 - 2 ** 63, S.shuffles  # (the seed in 64 bits)
         if S.asking is not None:  # seats asked to act out of turn: the round they are asked in
             resume, phase, chosen, rest, after = S.asking
             n = game.players
@@ -2191,6 +2232,7 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
               game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
               int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
         check("the seats asked to act out of turn", game.state.asking, position.asking())
+        check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])

@@ -1,9 +1,12 @@
 """The helpers every compiled ruleset shares (native.py): checked arithmetic, moving cards, turns,
-and Python's Mersenne Twister. Compiled by Numba once and cached beside this file, so that a
+shuffles, and Python's Mersenne Twister. Compiled by Numba once and cached beside this file, so that a
 ruleset's own module compiles only its own code. Imported only by generated modules (Numba needed).
 """
 
-from numba import njit
+import numpy as np
+from numba import njit, objmode
+
+from .engine import chance_stream
 
 NO_INT = -9223372036854775807 - 1  # an int that is `none`
 NO_STR = -1  # a string that is `none`
@@ -290,3 +293,45 @@ def randbelow(MT, n):
     while r >= n:
         r = mt_word(MT) >> (32 - k)
     return r
+
+
+def chance_order(chance: int, draw: int, n: int) -> np.ndarray:
+    """The order the game's `draw`-th draw of chance (engine.State.shuffle) puts n cards in:
+    position i gets the card that lay at order[i]. `chance` is the seed as kept in 64 bits."""
+    order = list(range(n))
+    chance_stream(int(chance) % 2 ** 64, int(draw)).shuffle(order)
+    return np.array(order, dtype=np.int64)
+
+
+@njit(cache=True)
+def shuffle_pile(C, N, M, pile):
+    """Shuffle a pile as the Python backend does: the game's next draw of chance (M[36] the chance
+    seed, M[37] the draws made), worked out by Python's own generator (a draw is rare: once a hand)."""
+    n = N[pile]
+    with objmode(order="int64[:]"):
+        order = chance_order(M[36], M[37], n)
+    M[37] += 1
+    cards = C[pile, :n].copy()
+    for i in range(n):
+        C[pile, i] = cards[order[i]]
+
+
+def chance_place(chance: int, draw: int, rest: int) -> int:
+    """Where the game's `draw`-th draw of chance (engine.State.bury) puts a packet among `rest` cards."""
+    return chance_stream(int(chance) % 2 ** 64, int(draw)).randint(0, int(rest))
+
+
+@njit(cache=True)
+def bury_top(C, N, M, pile, n):
+    """Put the top n cards of a pile, together and in their order, under any number of the others,
+    as the Python backend does: the game's next draw of chance, worked out by Python's generator."""
+    total = N[pile]
+    rest = total - n
+    with objmode(at="int64"):
+        at = chance_place(M[36], M[37], rest)
+    M[37] += 1
+    packet = C[pile, rest:total].copy()
+    for i in range(rest - 1, at - 1, -1):
+        C[pile, i + n] = C[pile, i]
+    for i in range(n):
+        C[pile, at + i] = packet[i]

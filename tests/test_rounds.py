@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
-from cardrules.native import Unsupported, native_backend
+from cardrules import RulesetError, RulesetRuntimeError, load_ruleset, native
+from cardrules.native import native_backend
 from cardrules.solver import SolveError, solve
 from helpers import mini_with, pile, play
 
@@ -161,12 +161,15 @@ def test_a_shuffle_of_anything_but_a_pile_is_an_error_at_its_place(tmp_path: Pat
     assert caught.value.pos is not None and caught.value.pos.line == line_of(path, "- shuffle")
 
 
-def test_the_native_backend_names_a_shuffle_during_play_as_what_it_lacks(tmp_path: Path) -> None:
-    path = mini_with(tmp_path, "      - add: {score: 5}\n", "      - add: {score: 5}\n      - shuffle: stock\n")
-    with pytest.raises(Unsupported, match="shuffle") as caught:
-        native_backend(load_ruleset(path))
-    assert caught.value.pos is not None and caught.value.pos.line == line_of(path, "- shuffle")
-
+def test_the_native_backend_shuffles_and_deals_again_during_play_as_the_python_one() -> None:
+    rules = load_ruleset(HIGH_CARD)
+    backend = native_backend(rules)
+    draws = 0
+    for seed in range(12):
+        game = rules.new_game(seed=seed)
+        native.compare(backend, game, random.Random(seed).choice)  # the piles and the draws made, at every step
+        draws += game.state.shuffles
+    assert draws >= 24  # hands were shuffled and dealt again during play, in every game
 
 
 MANY_SHUFFLES = """\
@@ -290,13 +293,21 @@ def test_a_seat_that_placed_its_card_at_random_no_longer_knows_where_it_lies() -
         assert game.state.known is not None and game.state.known[card] == 0
 
 
-def test_the_solver_and_the_native_backend_name_a_place_at_random_as_chance(tmp_path: Path) -> None:
+def test_the_native_backend_places_a_card_at_random_as_the_python_one() -> None:
+    rules = load_ruleset(BURY)
+    backend = native_backend(rules)
+    draws = 0
+    for seed in range(16):
+        game = rules.new_game(seed=seed)
+        native.compare(backend, game, random.Random(seed).choice)  # the piles and the draws made, at every step
+        draws += game.state.shuffles
+    assert draws >= 16  # cards were placed at random in every game
+
+
+def test_the_solver_names_a_place_at_random_as_chance(tmp_path: Path) -> None:
     with pytest.raises(SolveError, match="places one at random") as caught:
         solve(load_ruleset(BURY), seed=1, timeout=5)
     assert caught.value.pos is not None and caught.value.pos.line == line_of(BURY, "face: down, place: random")
-    with pytest.raises(Unsupported, match="place: random") as unsupported:
-        native_backend(load_ruleset(BURY))
-    assert unsupported.value.pos is not None and unsupported.value.pos.line == line_of(BURY, "face: down, place: random")
     path = mini_with(tmp_path, "  - take_deck: stock\n", "  - take_deck: stock\n"
                                                          "  - move: {from: stock, to: stock, count: 1, place: middle}\n")
     with pytest.raises(RulesetError, match="middle") as bad:
