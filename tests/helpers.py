@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -77,3 +79,19 @@ def mini_with(tmp_path: Path, old: str, new: str, name: str = "r.yaml") -> Path:
     path = tmp_path / name
     path.write_text(MINI.replace(old, new, 1), encoding="utf-8")
     return path
+
+
+def play_both_backends(rules: Any, seeds: Iterable[int], players: Iterable[int | None] = (None,)) -> list[Any]:
+    """Seeded random games of `rules` through the Python and the native backend, compared at every
+    step (`native.compare`: legal moves, piles, variables, turns, the end, winners); returns the
+    Python games, played out. For each number of players (None: the default), each seed."""
+    from cardrules import native
+
+    backend = native.native_backend(rules)
+    games = []
+    for count in players:
+        for seed in seeds:
+            game = rules.new_game(seed=seed, players=count)
+            native.compare(backend, game, random.Random(seed).choice)
+            games.append(game)
+    return games

@@ -12,12 +12,12 @@ import random
 from pathlib import Path
 
 import pytest
-from cardrules import load_ruleset, native, render, solver
+from cardrules import load_ruleset, render, solver
 from cardrules.decks import load_deck
 from cardrules.errors import RulesetError
 from cardrules.resources import rulesets_dir
 from cardrules.turn_runs import turn_runs
-from helpers import play, texts
+from helpers import play, play_both_backends, texts
 
 PYRAMID = Path(__file__).parent.parent / "examples" / "pyramid.yaml"
 ALL_CODES = list(load_deck(rulesets_dir() / "decks" / "standard-52.yaml").codes)
@@ -136,10 +136,7 @@ def test_random_games_never_move_a_covered_card_and_keep_every_card() -> None:
 
 def test_the_native_backend_lists_the_same_free_cards() -> None:
     rules = load_ruleset(str(PYRAMID))
-    backend = native.native_backend(rules)
-    for seed in range(30):
-        rng = random.Random(seed)
-        native.compare(backend, rules.new_game(seed=seed), rng.choice)
+    play_both_backends(rules, range(30))
 
 
 def test_the_solver_wins_a_pyramid_and_keeps_its_pruning_of_stock_turns() -> None:

@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 
-from cardrules import RulesetError, RulesetRuntimeError, load_ruleset, native
-from cardrules.native import native_backend
+from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
 from cardrules.solver import SolveError, solve
-from helpers import mini_with, pile, play
+from helpers import mini_with, pile, play, play_both_backends
 
 HIGH_CARD = Path(__file__).parent / "fixtures" / "rounds" / "high-card.yaml"
 
@@ -284,11 +283,7 @@ def test_a_seat_that_placed_its_card_at_random_no_longer_knows_where_it_lies() -
 
 @pytest.mark.parametrize("path, draws_a_game", [(HIGH_CARD, 2), (BURY, 1)], ids=["shuffle-and-deal-again", "place-at-random"])
 def test_the_native_backend_draws_chance_during_play_as_the_python_one(path: Path, draws_a_game: int) -> None:
-    rules = load_ruleset(path)
-    backend = native_backend(rules)
-    for seed in range(12):
-        game = rules.new_game(seed=seed)
-        native.compare(backend, game, random.Random(seed).choice)  # the piles and the draws made, at every step
+    for game in play_both_backends(load_ruleset(path), range(12)):  # the piles and the draws made, at every step
         assert game.state.shuffles >= draws_a_game  # hands shuffled and dealt again, cards placed at random
 
 

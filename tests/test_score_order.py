@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from cardrules import load_ruleset, native
+from cardrules import load_ruleset
 from cardrules.bots import GreedyBot
 from cardrules.errors import RulesetError
 from cardrules.simulate import _leaders, simulate_games
 from cardrules.solver import OPTIMAL, new_search_game, solve_game
 
-from helpers import FIXTURES, play
+from helpers import FIXTURES, play, play_both_backends
 
 PENALTY = FIXTURES / "scoring" / "penalty.yaml"
 # The row's cards, left to right: r1..r6 (the deal of seed 1).
@@ -120,11 +120,7 @@ def test_random_games_end_with_the_lowest_scores_winning() -> None:
 
 def test_the_native_backend_plays_and_judges_a_lower_score_game_as_the_python_one() -> None:
     rules = load_ruleset(str(PENALTY))
-    backend = native.native_backend(rules)
-    for players in (1, 2, 3):
-        for seed in range(8):
-            rng = random.Random(seed)
-            native.compare(backend, rules.new_game(seed=seed, players=players), rng.choice)  # winners too
+    play_both_backends(rules, range(8), players=(1, 2, 3))  # the winners too
     # Lead changes and comebacks come from the compiled evaluation: the same as Python's.
     python = simulate_games(str(PENALTY), 30, players=3, seed=2)
     compiled = simulate_games(str(PENALTY), 30, players=3, seed=2, engine="native")

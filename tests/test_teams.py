@@ -15,10 +15,10 @@ import random
 from pathlib import Path
 
 import pytest
-from cardrules import load_ruleset, native, render
+from cardrules import load_ruleset, render
 from cardrules.errors import CardrulesError, RulesetError, RulesetRuntimeError
 from cardrules.simulate import simulate_games
-from helpers import FIXTURES, play
+from helpers import FIXTURES, play, play_both_backends
 
 PARTNERS = FIXTURES / "teams" / "partners.yaml"
 # The row's cards, left to right: r1..r8 (the deal of seed 1).
@@ -193,8 +193,4 @@ def test_simulate_gives_each_team_its_share_of_the_wins() -> None:
 
 def test_the_native_backend_shares_team_values_and_names_the_same_winners() -> None:
     rules = load_ruleset(str(PARTNERS))
-    backend = native.native_backend(rules)
-    for players in (2, 3, 4):
-        for seed in range(8):
-            rng = random.Random(seed)
-            native.compare(backend, rules.new_game(seed=seed, players=players), rng.choice)  # variables, winners
+    play_both_backends(rules, range(8), players=(2, 3, 4))  # the variables and the winners too
