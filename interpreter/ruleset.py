@@ -1290,18 +1290,19 @@ class _Builder:
             # (-1: the deal, before any move)
             self.asked_after[name] = frozenset(names.index(other) for other in after) if isinstance(after, list) \
                 else frozenset(range(-1, len(names)))
-        for name in claims:  # a move out of turn does not hand the turn on: the turn goes on where it was
-            for at, effect in effect_paths(moves[name].get("do", []), ("moves", name, "do")):
-                if effect in TURN_HANDING:
-                    raise RulesetError(f"'{effect}' in a move made out of turn: the turn goes on where it was after it "
-                                       f"(turn_to names the seat that takes the next turn)", self.doc.pos(at))
+        # A move out of turn does not hand the turn on (the turn goes on where it was), nor may a
+        # trigger that can follow it: their effects, where they are written, and what they are.
+        checked = [(("moves", name, "do"), moves[name].get("do", []), "a move made out of turn: the turn goes on "
+                    "where it was after it (turn_to names the seat that takes the next turn)") for name in claims]
         for i, trigger in enumerate(self.data.get("triggers", [])):
             after = trigger.get("after")
             if after is None or set([after] if isinstance(after, str) else after) & set(claims):
-                for at, effect in effect_paths(trigger.get("do", []), ("triggers", i, "do")):
-                    if effect in TURN_HANDING:
-                        raise RulesetError(f"'{effect}' in a trigger that may follow a move made out of turn (give "
-                                           f"the trigger 'after:')", self.doc.pos(at))
+                checked.append((("triggers", i, "do"), trigger.get("do", []),
+                                "a trigger that may follow a move made out of turn (give the trigger 'after:')"))
+        for path, effects, what in checked:
+            for at, effect in effect_paths(effects, path):
+                if effect in TURN_HANDING:
+                    raise RulesetError(f"'{effect}' in {what}", self.doc.pos(at))
         rules.out_of_turn = True
         rules.opens_asking = frozenset().union(*self.asked_after.values())
         self.declining = {"help": "Let the chance to act out of turn go.", "do": []}
