@@ -492,7 +492,7 @@ class Game:
         except StepLimitError as exc:  # an effect's loop (a `for`, a deal, a shuffle) went past the limit
             raise runtime_error(exc, "the setup", _written_at(rules, ("setup",))) from None
         if rules.phases:
-            S.current, S.phase = 0, self._first_phase()
+            S.current, S.phase = 0, rules.first_phase
         starting = [trigger for trigger in rules.triggers if trigger.at_start]
         if starting:  # `at_start` triggers: once the deal is done, before anyone moves
             rules.meter.reset()
@@ -863,7 +863,7 @@ class Game:
         if rules.phases and not end_turn and following < len(rules.phases):
             S.set_current(S.current, following)
             return
-        first = self._first_phase()
+        first = rules.first_phase
         if rules.rotation:
             following = S.next_seat
             if following >= 0:  # `turn_to` chose the seat
@@ -873,13 +873,6 @@ class Game:
             S.set_current(following, first)
         elif rules.phases:
             S.set_current(S.current, first)
-
-    def _first_phase(self) -> int:
-        """The phase a turn starts in: the first that is not an interrupt (0 without phases)."""
-        first = 0
-        while first in self.rules.interrupt_phases:
-            first += 1
-        return first
 
     # -- acting out of turn (`out_of_turn`) ---------------------------------------------------------
     #
@@ -935,7 +928,7 @@ class Game:
         if S.asking is not None:
             S.set_asking(None)
         if S.next_seat >= 0:  # the move's `turn_to`: that seat's turn starts now
-            S.set_current(S.next_seat, self._first_phase())
+            S.set_current(S.next_seat, self.rules.first_phase)
             S.set_turn_order(-1, S.direction)
         else:
             S.set_current(resume, phase)

@@ -848,8 +848,7 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPTIONAL = {_array([int(i in rules.optional_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"INTERRUPT = {_array([int(i in rules.interrupt_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"ROTATION = {rules.rotation}")
-        first = min(set(range(len(phases))) - rules.interrupt_phases, default=0)
-        tables.append(f"FIRST_PHASE = {first}")
+        tables.append(f"FIRST_PHASE = {rules.first_phase}")
         # Moves out of turn (`out_of_turn`): which moves are, which is the engine's `pass`, after
         # which moves (index + 1; 0: the deal) the seats are asked, and whether every seat is.
         tables.append(f"OUT_OF_TURN = {_array([int(t.out_of_turn) for t in rules.moves] + [0])}")
@@ -1648,9 +1647,7 @@ def next_phase(M, end_turn):
     if NPHASES > 0 and not end_turn and following < NPHASES:
         M[11] = following
         return
-    first = 0
-    while first < NPHASES and INTERRUPT[first] == 1:
-        first += 1
+    first = FIRST_PHASE
     if ROTATION:
         if M[26] >= 0:  # `turn_to` chose the seat
             M[10] = M[26]

@@ -231,6 +231,7 @@ class Ruleset:
         self.phases: tuple[str, ...] = ()  # a turn's phases, in order (`turns.phases`)
         self.optional_phases: frozenset[int] = frozenset()   # skipped when they offer no move
         self.interrupt_phases: frozenset[int] = frozenset()  # entered only through `act`
+        self.first_phase = 0  # the phase a turn starts in: the first that is not an interrupt
         # Some move may be made out of turn (`out_of_turn`): after each move the seats are asked,
         # those that may make one, or (where that could tell a hidden card) every seat.
         self.out_of_turn = False
@@ -651,6 +652,7 @@ class _Builder:
         if rules.phases and len(rules.interrupt_phases) == len(rules.phases):
             raise RulesetError("turns.phases: a turn needs a phase that is not an interrupt",
                                self.doc.pos(("turns", "phases")))
+        rules.first_phase = min(set(range(len(rules.phases))) - rules.interrupt_phases, default=0)
         # `players` in expressions: the number of seats in this game; `seats`: their numbers, 0-based.
         self.globals["SEAT_LISTS"] = tuple(tuple(range(n)) for n in range(rules.max_players + 1))
         self.scope.bindings["players"] = ("S.players", INT)
