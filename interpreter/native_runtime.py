@@ -3,6 +3,8 @@ shuffles, and Python's Mersenne Twister. Compiled by Numba once and cached besid
 ruleset's own module compiles only its own code. Imported only by generated modules (Numba needed).
 """
 
+from typing import Any
+
 import numpy as np
 from numba import njit, objmode
 
@@ -295,11 +297,16 @@ def randbelow(MT, n):
     return r
 
 
+def _draw(chance: int, draw: int) -> Any:
+    """engine.chance_stream of a draw as compiled code keeps it: the seed wrapped into 64 bits."""
+    return chance_stream(int(chance) % 2 ** 64, int(draw))
+
+
 def chance_order(chance: int, draw: int, n: int) -> np.ndarray:
     """The order the game's `draw`-th draw of chance (engine.State.shuffle) puts n cards in:
-    position i gets the card that lay at order[i]. `chance` is the seed as kept in 64 bits."""
+    position i gets the card that lay at order[i]."""
     order = list(range(n))
-    chance_stream(int(chance) % 2 ** 64, int(draw)).shuffle(order)
+    _draw(chance, draw).shuffle(order)
     return np.array(order, dtype=np.int64)
 
 
@@ -318,7 +325,7 @@ def shuffle_pile(C, N, M, pile):
 
 def chance_place(chance: int, draw: int, rest: int) -> int:
     """Where the game's `draw`-th draw of chance (engine.State.bury) puts a packet among `rest` cards."""
-    return chance_stream(int(chance) % 2 ** 64, int(draw)).randint(0, int(rest))
+    return _draw(chance, draw).randint(0, int(rest))
 
 
 @njit(cache=True)
