@@ -1,6 +1,6 @@
 """Issue 13's scoreboard: the speed of cardrules against a hand-written engine, side by side.
 
-    python benchmarks/speed.py [--games 200] [--quick]
+    python benchmarks/speed.py [--games 200] [--quick] [--only PART] [--baseline REV | none]
 
 Everything is measured in this one process (or its child processes, for commands), in CPU
 seconds, so the ratios hold on a shared machine:
@@ -10,7 +10,10 @@ seconds, so the ratios hold on a shared machine:
   without the `open_spiel` package), the hand-written Python reference
   (benchmarks/reference_klondike.py), and cardrules' Python and native backends on `klondike`;
 - games per second of `cardrules simulate klondike -n 2000` on 1 and 2 jobs (both engines);
-- the solver's positions per CPU-second;
+- the solver's positions per CPU-second, against today's Python search and against the search
+  as it was when the goal was set (`--baseline REV`, default the commit issue 13 measured: the
+  package of that commit, taken from git into a temporary folder, is imported in this process
+  under another name and searches the same deals);
 - start-up: `cardrules --help`, `cardrules validate klondike`, loads (benchmarks/startup.py's).
 
 Each figure is printed beside its goal.
@@ -19,10 +22,13 @@ Each figure is printed beside its goal.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import resource
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -126,6 +132,10 @@ def simulate(games: int, jobs: int, engine: str) -> float:
     return len(run.records) / (time.perf_counter() - start)
 
 
+# The commit whose solver issue 13 measured ("6,600-10,500 positions per CPU-second").
+BASELINE = "0f2207d"
+
+
 def solver(seeds: range, engine: str) -> tuple[float, int]:
     """Positions per CPU-second of the search (5 CPU-seconds a deal at most), and deals decided."""
     from cardrules import load_ruleset
@@ -141,13 +151,38 @@ def solver(seeds: range, engine: str) -> tuple[float, int]:
     return nodes / seconds, decided
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="random games per engine (default 200)")
-    parser.add_argument("--quick", action="store_true", help="fewer games, no simulate or solver runs")
-    args = parser.parse_args(argv)
-    games = 20 if args.quick else args.games
+def baseline_solver(seeds: range, revision: str, folder: Path) -> tuple[float, int] | None:
+    """The same as `solver`, with the package as it was at `revision` (git archive of its
+    interpreter/, grammar/ and rulesets/, imported here as `cardrules_baseline`). That search
+    had a wall-clock timeout only: each deal gets 5 s of it, and its CPU time is measured here."""
+    root = HERE.parent
+    archive = folder / "baseline.tar"
+    made = subprocess.run(["git", "-C", str(root), "archive", "-o", str(archive), revision,
+                           "interpreter", "grammar", "rulesets"], capture_output=True, text=True)
+    if made.returncode:
+        print(f"  baseline search: not run (git archive {revision}: {made.stderr.strip()})")
+        return None
+    with tarfile.open(archive) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "interpreter").rename(folder / "cardrules_baseline")
+    sys.path.insert(0, str(folder))
+    try:
+        package = importlib.import_module("cardrules_baseline")
+        old_solver = importlib.import_module("cardrules_baseline.solver")
+    finally:
+        sys.path.remove(str(folder))
+    rules = package.load_ruleset("klondike", {"draw": 3})
+    nodes, seconds, decided = 0, 0.0, 0
+    for seed in seeds:
+        started = time.process_time()
+        result = old_solver.solve(rules, seed=seed, thoughtful=True, timeout=5)
+        seconds += time.process_time() - started
+        nodes += result.nodes
+        decided += result.answer != old_solver.UNKNOWN
+    return nodes / seconds, decided
 
+
+def playouts(games: int) -> None:
     print(f"Random Klondike playouts, {games} games each (native: {games * 10}), actions per CPU-second:")
     cpp, driven = openspiel(games * 5)
     ref = reference(games)
@@ -161,31 +196,70 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  goal: native >= 1.0x OpenSpiel C++: {nat / cpp:.2f}x" if nat and cpp else "  (no OpenSpiel to compare)")
     print(f"  goal: Python backend <= 1.5x the reference's time per move: {ref / py:.2f}x")
     print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
-    if not args.quick:
-        print("simulate klondike -n 2000, games per second:")
-        one, two = simulate(2000, 1, "python"), simulate(2000, 2, "python")
-        print(f"  Python engine: 1 job {one:.1f}, 2 jobs {two:.1f}: {two / one:.2f}x (goal >= 1.8x)")
-        one, two = simulate(2000, 1, "native"), simulate(2000, 2, "native")
-        print(f"  native engine: 1 job {one:.1f}, 2 jobs {two:.1f}: {two / one:.2f}x")
-        print("solver, thoughtful Klondike draw 3, seeds 1-5, at most 5 CPU-seconds a deal:")
-        python, decided = solver(range(1, 6), "python")
-        print(f"  Python search: {python:,.0f} positions per CPU-second, {decided} of 5 decided")
-        from cardrules.native import native_available
 
-        if not native_available():
-            print("  native search: not run (Numba is not installed: pip install 'cardrules[native]')")
-        else:
-            native, decided = solver(range(1, 6), "native")
-            print(f"  native search: {native:,.0f} positions per CPU-second, {decided} of 5 decided: "
-                  f"{native / python:.1f}x (goal >= 20x)")
-    startup = HERE / "startup.py"
-    if startup.exists():
+
+def simulate_scaling() -> None:
+    print("simulate klondike -n 2000, games per second:")
+    one, two = simulate(2000, 1, "python"), simulate(2000, 2, "python")
+    print(f"  Python engine: 1 job {one:.1f}, 2 jobs {two:.1f}: {two / one:.2f}x (goal >= 1.8x)")
+    one, two = simulate(2000, 1, "native"), simulate(2000, 2, "native")
+    print(f"  native engine: 1 job {one:.1f}, 2 jobs {two:.1f}: {two / one:.2f}x")
+
+
+def solvers(baseline: str) -> None:
+    print("solver, thoughtful Klondike draw 3, seeds 1-5, at most 5 CPU-seconds a deal:")
+    python, decided = solver(range(1, 6), "python")
+    print(f"  Python search: {python:,.0f} positions per CPU-second, {decided} of 5 decided")
+    then = None
+    if baseline != "none":
+        with tempfile.TemporaryDirectory() as folder:
+            then = baseline_solver(range(1, 6), baseline, Path(folder))
+        if then:
+            print(f"  Python search as at {baseline} (when the goal was set): {then[0]:,.0f} positions "
+                  f"per CPU-second, {then[1]} of 5 decided")
+    from cardrules.native import native_available
+
+    if not native_available():
+        print("  native search: not run (Numba is not installed: pip install 'cardrules[native]')")
+        return
+    solver(range(1, 2), "native")  # compiled (or loaded from the cache) before it is timed
+    native, decided = solver(range(1, 6), "native")
+    against = f"{native / then[0]:.1f}x the search at {baseline}, " if then else ""
+    print(f"  native search: {native:,.0f} positions per CPU-second, {decided} of 5 decided: "
+          f"{against}{native / python:.1f}x today's Python search (goal >= 20x the search when it was set)")
+
+
+def startup() -> None:
+    script = HERE / "startup.py"
+    if script.exists():
         print("start-up (benchmarks/startup.py):")
-        subprocess.run([sys.executable, str(startup)], check=False)
+        subprocess.run([sys.executable, str(script)], check=False)
     else:
         cardrules = [sys.executable, "-m", "cardrules.cli"]
         print(f"start-up: --help {run_command(*cardrules, '--help'):.2f} s CPU (goal <= 0.15), validate klondike "
               f"{run_command(*cardrules, 'validate', 'klondike'):.2f} s CPU (goal <= 0.3)")
+
+
+PARTS = ("playouts", "simulate", "solver", "startup")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="random games per engine (default 200)")
+    parser.add_argument("--quick", action="store_true", help="fewer games, no simulate or solver runs")
+    parser.add_argument("--only", choices=PARTS, action="append", help="run only this part (repeatable)")
+    parser.add_argument("--baseline", default=BASELINE, help="the commit whose solver the goal was set against "
+                        f"(default {BASELINE}; 'none' to leave it out)")
+    args = parser.parse_args(argv)
+    parts = args.only or (["playouts", "startup"] if args.quick else list(PARTS))
+    if "playouts" in parts:
+        playouts(20 if args.quick else args.games)
+    if "simulate" in parts:
+        simulate_scaling()
+    if "solver" in parts:
+        solvers(args.baseline)
+    if "startup" in parts:
+        startup()
     return 0
 
 
