@@ -17,6 +17,7 @@ from typing import Any
 from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
 from .compiler import StepLimitError
 from .movegen import BLIND, remember
+from .observation import information_state_string, observation_string
 from .ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
 
 
@@ -1245,6 +1246,29 @@ class Game:
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Apply the legal move whose action number is `action` (see `action_move`)."""
         self.apply(self.action_move(action, seat))
+
+    # -- observations for agents (observation.py) --------------------------------------------
+
+    def observation_tensor(self, seat: int | None = None) -> list[float]:
+        """What `seat` (default: the seat to act) sees, as a flat list of floats whose length and
+        layout are fixed for the ruleset and its options (`rules.observation`: its `size`, `parts`
+        and `bounds()`). A card the seat cannot see is counted, never named."""
+        return self.rules.observation.encode(self, self._observer(seat))
+
+    def observation_string(self, seat: int | None = None) -> str:
+        """What `seat` (default: the seat to act) sees now, as text (`view` without the record)."""
+        return observation_string(self, self._observer(seat))
+
+    def information_state_string(self, seat: int | None = None) -> str:
+        """Everything `seat` (default: the seat to act) has seen since the deal, as text: equal for
+        two games exactly when the seat could not tell them apart (perfect recall)."""
+        return information_state_string(self, self._observer(seat))
+
+    def _observer(self, seat: int | None) -> int:
+        if seat is None:
+            return self.state.current
+        self._check_seat(seat, "seat")
+        return seat
 
     # -- moves as text --------------------------------------------------------------------
 

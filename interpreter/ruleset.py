@@ -21,6 +21,7 @@ from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBAL
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        type_of_value, variable_reads)
 from .actions import ActionSpace
+from .observation import ObservationLayout
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
@@ -257,6 +258,11 @@ class Ruleset:
     def num_actions(self) -> int:
         """The size of the fixed action space: every move's action number is below it."""
         return self.actions.size
+
+    @cached_property
+    def observation(self) -> ObservationLayout:
+        """The layout of the ruleset's observation vectors (`observation.py`), made when first asked for."""
+        return ObservationLayout(self)
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
                  persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
