@@ -5,6 +5,7 @@ score, illegal actions, truncation, the seat asked to move, races in simultaneou
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import random
 import warnings
@@ -253,3 +254,15 @@ def test_listed_actions_pick_the_legal_moves_in_order():
     assert env.game.history[-1].text() == expected
     _observation, _reward, _terminated, _truncated, info = env.step(len(env.game.legal_moves()))
     assert info["illegal"]
+
+
+def test_the_learning_example_runs_and_plots(tmp_path):
+    spec = importlib.util.spec_from_file_location("learn_ten_bucks", ROOT / "examples" / "learn_ten_bucks.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    learned, others = example.train(12, seed=1)
+    assert len(learned) == len(others) == 12
+    assert all(value >= 0 for value in learned + others)  # money held at the end
+    picture = tmp_path / "learning.png"
+    example.plot(learned, others, picture, window=4)
+    assert picture.read_bytes().startswith(b"\x89PNG")
