@@ -366,10 +366,10 @@ def list_rulesets() -> None:
 
 @app.command()
 def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file schema instead.")) -> None:
-    """Print the JSON Schema of ruleset files (or of deck files)."""
-    from .schema import load_schema
+    """Print the JSON Schema of ruleset files, variants included (or of deck files), for editors."""
+    from .schema import published_schema
 
-    print(json.dumps(load_schema("deck" if deck else "ruleset"), indent=2))
+    print(json.dumps(published_schema("deck" if deck else "ruleset"), indent=2, ensure_ascii=False))
 
 
 @app.command()

@@ -32,6 +32,72 @@ def load_schema(kind: str) -> dict[str, Any]:
 
 
 @cache
+def published_schema(kind: str) -> dict[str, Any]:
+    """The schema `cardrules schema` prints, for editors: a deck file's as it is; a ruleset file's
+    accepting a variant too (a file with `extends:`, which holds only what it changes).
+
+    The loader checks the merged ruleset against `load_schema` (every section present). A variant
+    file is checked here as the merge reads it: where sections merge key by key (mappings), any
+    key may be left out and any value may be null (which removes the base's); a list replaces the
+    base's whole, so what it holds is checked in full. The top level lists every section with its
+    description (what an editor completes); `else` holds a file without `extends` to the full
+    schema, `then` a variant to its own name and base."""
+    schema = load_schema(kind)
+    if kind != "ruleset":
+        return schema
+    full = {key: schema[key] for key in ("type", "required", "additionalProperties", "properties")}
+    defs = dict(schema["$defs"])
+    variant = _partial(full, defs)
+    out = {key: schema[key] for key in ("$schema", "$id", "title", "description")}
+    out.update(type="object", additionalProperties=False, properties=variant["properties"])
+    out["if"] = {"type": "object", "required": ["extends"]}
+    out["then"] = {"required": ["ruleset", "extends"]}
+    out["else"] = {"$ref": "#/$defs/ruleset"}
+    text = json.dumps([out, defs])
+    kept = {name: value for name, value in defs.items()  # a variant form the same as its definition goes
+            if not name.endswith(_VARIANT) or f'"#/$defs/{name}"' in text}
+    out["$defs"] = {**kept, "ruleset": full}
+    return out
+
+
+_VARIANT = ".variant"  # the name of a definition's form in a variant file (`published_schema`)
+
+
+def _partial(node: Any, defs: dict[str, Any]) -> Any:
+    """`node` as a variant may write it where the base's value is merged key by key."""
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.rsplit("/", 1)[1]
+        made = name + _VARIANT
+        if made not in defs:
+            defs[made] = None  # while it is made: a definition that names itself names its variant form
+            defs[made] = _partial(defs[name], defs)
+        return node if defs[made] == defs[name] else {**node, "$ref": f"#/$defs/{made}"}
+    out = {key: value for key, value in node.items() if key not in ("required", "minProperties", "dependentRequired")}
+    if isinstance(node.get("properties"), dict):
+        out["properties"] = {key: _nullable(_partial(value, defs)) for key, value in node["properties"].items()}
+    if isinstance(node.get("additionalProperties"), dict):
+        out["additionalProperties"] = _nullable(_partial(node["additionalProperties"], defs))
+    for key in ("oneOf", "anyOf"):
+        if key in node:
+            alternatives = [_partial(value, defs) for value in node[key]]
+            if alternatives != node[key]:  # partial alternatives may overlap: any one of them will do
+                out.pop(key)
+                out["anyOf"] = alternatives
+    return out
+
+
+def _nullable(node: Any) -> Any:
+    """`node`, or null (a variant's null removes the base's value); its description kept in view."""
+    if not isinstance(node, dict):
+        return node
+    described = {"description": node["description"]} if "description" in node else {}
+    return {**described, "anyOf": [node, {"type": "null"}]}
+
+
+@cache
 def _validator(kind: str) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
