@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .engine import Game
     from .ruleset import Ruleset
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Card games as data: play, check and list YAML rulesets.")
 
 _debug = False  # `--debug`: an internal error shows its traceback
@@ -84,14 +84,15 @@ def play(
     ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown "
                                        "otherwise: at the end in games of several seats with hidden cards)."),
-    deal: Optional[Path] = typer.Option(None, "--deal", help="A deal file: card codes, top of the deck first."),
-    option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
-    seat: List[str] = typer.Option([], "--seat", help="Seat kinds: --seat 1=random (human, random, greedy); "
+    deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="A deal file: card codes, top of the deck first."),
+    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3."),
+    seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Seat kinds: --seat 1=random (human, random, greedy, "
+                                   "montecarlo, ismcts; a seat not given is human); "
                                    "a bot's parameters after a colon: --seat 2=greedy:speed=1.5 (actions per "
                                    "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
-    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:
@@ -194,10 +195,10 @@ def simulate(
     ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
     games: int = typer.Option(..., "-n", "--games", help="How many games to play."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
-    seat: List[str] = typer.Option([], "--seat", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
+    seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
                                    "ismcts), parameters after a colon: --seat 2=ismcts:iterations=100, and "
                                    "speed=N where every seat plays at once. Seats not given are random."),
-    option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
+    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3."),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (Ray: CPUs of the local Ray); 1 plays here."),
     backend: str = typer.Option("local", "--backend", help="local (processes here) or ray (needs the ray extra)."),
@@ -206,10 +207,10 @@ def simulate(
     engine: str = typer.Option("python", "--engine", help="python, or native: the ruleset compiled with Numba "
                                "(the native extra) plays random seats, the same games many times faster; where it "
                                "cannot, one line says why and Python plays."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the summary as JSON to this file."),
-    csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write one CSV row per game to this file."),
-    plots: Optional[Path] = typer.Option(None, "--plots", help="Write PNG charts into this folder (needs the plots extra)."),
-    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the summary as JSON to this file."),
+    csv_file: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per game to this file."),
+    plots: Optional[Path] = typer.Option(None, "--plots", metavar="DIR", help="Write PNG charts into this folder (needs the plots extra)."),
+    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:
@@ -242,8 +243,8 @@ SOLVE_HELP = (
 def solve(
     ruleset: str = typer.Argument(..., help="A one-player ruleset file, or the name of a bundled ruleset."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Solve the deal of this seed."),
-    deal: Optional[Path] = typer.Option(None, "--deal", help="Solve this deal file (card codes, top of the deck first)."),
-    option: List[str] = typer.Option([], "--option", "-o", help="Set a ruleset option: --option draw=3."),
+    deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="Solve this deal file (card codes, top of the deck first)."),
+    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3."),
     thoughtful: bool = typer.Option(False, "--thoughtful", help="Every card visible (how solitaires are analysed); "
                                     "needed where the player cannot see some cards."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Give up searching after this many seconds "
@@ -269,7 +270,7 @@ def solve(
     sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
-    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:
@@ -287,7 +288,7 @@ def solve(
 
 @app.command()
 def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names."),
-    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:
@@ -329,7 +330,7 @@ def _header(path: Path) -> dict[str, Any]:
 
 @app.command("list")
 def list_rulesets() -> None:
-    """The bundled rulesets: what each extends, its description and its options' defaults."""
+    """The bundled rulesets: what each extends, its description, its options' defaults and allowed values."""
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
@@ -359,7 +360,8 @@ def list_rulesets() -> None:
         console.print(head)
         if data.get("description"):
             console.print(Padding(Text(str(data["description"])), (0, 0, 0, 4)))
-        options = ", ".join(f"{k}={_option_text(spec.get('default'))}" for k, spec in (data.get("options") or {}).items())
+        options = ", ".join(f"{k}={_option_text(spec.get('default'))} ({'|'.join(_option_text(v) for v in spec.get('values') or ())})"
+                            for k, spec in (data.get("options") or {}).items() if isinstance(spec, dict))
         if options:
             console.print(Padding(Text("options: ", style="dim").append(options, style=""), (0, 0, 0, 4)))
 
@@ -374,7 +376,7 @@ def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file 
 
 @app.command()
 def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget."),
-    search_path: List[Path] = typer.Option([], "--path", help="A folder the ruleset may also read decks and "
+    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
                                            "bases from (besides its own folder tree and the bundled rulesets); "
                                            "repeatable."),
 ) -> None:

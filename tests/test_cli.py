@@ -29,6 +29,30 @@ def test_list_shows_bundled_rulesets_with_descriptions_and_options() -> None:
     assert "scoring=standard" in result.stdout
 
 
+def test_list_shows_each_options_allowed_values() -> None:
+    lines = run("list").stdout.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.split()[:1] == ["klondike"])
+    block = "\n".join(lines[row:row + 3])
+    assert "draw=1 (1|3)" in block and "scoring=standard (none|standard|vegas)" in block
+    assert "cumulative=false (false|true)" in block
+
+
+def test_help_names_every_bot_kind_and_no_python_types() -> None:
+    from cardrules.bots import BOT_KINDS
+
+    for command in ("play", "simulate"):
+        text = " ".join(run(command, "--help").stdout.split())
+        for kind in BOT_KINDS:
+            assert kind in text, (command, kind)
+        assert "<list[" not in text and "<bool>" not in text and "<path>" not in text
+    assert "human" in " ".join(run("play", "--help").stdout.split())
+
+
+def test_shell_completion_is_offered() -> None:
+    text = run("--help").stdout
+    assert "--install-completion" in text and "--show-completion" in text
+
+
 def test_list_shows_what_each_variant_extends_and_its_defaults() -> None:
     lines = run("list").stdout.splitlines()
     row = next(line for line in lines if line.split()[:1] == ["klondike-vegas-cumulative"])
