@@ -1,6 +1,6 @@
 """A game at the terminal: seats of humans and bots, commands, scripted input, the summary.
 
-Humans type a move's number or text, or `undo`, `hint`, `help`, `show`, `quit`.
+Humans type a move's number or text, or `undo`, `redo`, `hint`, `help`, `show`, `quit`.
 When standard input is not a terminal the same commands are read one per line, so
 games can be scripted; an unknown command or illegal move there stops with an error
 naming the input line.
@@ -44,6 +44,7 @@ HELP = """Commands:
   <number>        play the move with that number in the list
   <move text>     play a move by its text, e.g. t3>f1 or tableau3>foundation1
   undo            take back your last move (and the bots' moves after it)
+  redo            play again what the last undo took back (until another move is made)
   hint            suggest a move
   show            draw the table again
   help            this text
@@ -73,6 +74,9 @@ class Session:
     viewer: int | None = None               # the human seat whose view was shown last
     log: list[Any] = field(default_factory=list)       # the record of the moves, as everyone may see it
     seen: dict[int, int] = field(default_factory=dict)  # human seat -> moves of the log it has seen
+    # What each undo took back (its moves and their log entries), the last last, with the number of
+    # moves made when it was taken back: `redo` plays it again while no move has been made since.
+    undone: list[tuple[int, list[Move], list[Any]]] = field(default_factory=list)
 
     @property
     def humans(self) -> list[int]:
@@ -124,9 +128,12 @@ class Session:
                 hint = GreedyBot(len(game.history)).choose(game)
                 self.console.print(render.Text("hint: ").append_text(render.describe_move(game, hint)))
                 continue
-            if word == "undo":
+            if word in ("undo", "redo"):
                 try:
-                    self._undo()
+                    if word == "undo":
+                        self._undo()
+                    else:
+                        self._redo()
                 except IllegalMoveError as exc:
                     self._complain(str(exc))
                     continue
@@ -196,9 +203,24 @@ class Session:
             if mover != me:
                 raise IllegalMoveError(f"the last move was seat {mover + 1}'s; you can take back only your own")
             break
+        moves, entries = game.history[-steps:], self.log[max(len(self.log) - steps, 0):]
         for _ in range(steps):
             game.undo()
         del self.log[max(len(self.log) - steps, 0):]
+        if self.undone and self.undone[-1][0] != len(game.history) + steps:
+            self.undone.clear()  # moves were made since the last undo: what it took back is gone
+        self.undone.append((len(game.history), moves, entries))
+
+    def _redo(self) -> None:
+        """Play again the moves the last `undo` took back, if no move was made since."""
+        game = self.game
+        if not self.undone or self.undone[-1][0] != len(game.history):
+            self.undone.clear()
+            raise IllegalMoveError("there is nothing to redo")
+        _, moves, entries = self.undone.pop()
+        for move in moves:
+            game.apply(move)
+        self.log.extend(entries)
 
     def _read(self, prompt: str) -> str | None:
         if self.interactive:

@@ -156,6 +156,22 @@ def test_play_scripted_undo_takes_back_the_last_move() -> None:
     assert json.loads(result.stdout)["moves"] == ["draw"]
 
 
+def test_play_scripted_redo_plays_again_what_undo_took_back() -> None:
+    result = run("play", "klondike", "--seed", "5", "--json", input="draw\ndraw\nundo\nredo\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["moves"] == ["draw", "draw"]
+    twice = run("play", "klondike", "--seed", "5", "--json", input="draw\ndraw\nundo\nundo\nredo\nredo\n")
+    assert json.loads(twice.stdout)["moves"] == ["draw", "draw"]
+
+
+def test_play_scripted_redo_is_gone_once_another_move_is_made() -> None:
+    result = run("play", "klondike", "--seed", "5", "--json", input="draw\nundo\ndraw\nredo\n")
+    assert result.exit_code == 1
+    assert "<stdin>:4: there is nothing to redo" in result.stderr
+    fresh = run("play", "klondike", "--seed", "5", input="redo\n")
+    assert "there is nothing to redo" in fresh.stderr
+
+
 def test_play_scripted_hint_suggests_a_legal_move() -> None:
     result = run("play", "klondike", "--seed", "5", input="hint\nquit\n")
     assert result.exit_code == 0

@@ -150,6 +150,16 @@ def test_undo_takes_back_only_your_own_moves(tmp_path: Path) -> None:
     assert "<stdin>:3: the last move was seat 1's; you can take back only your own" in other.stderr
 
 
+def test_redo_against_bots_plays_the_bots_moves_again(tmp_path: Path) -> None:
+    deal = deal_file(tmp_path, SPLIT)
+    straight = run("play", "ten-bucks", *TWO, "--seat", "1=greedy", "--deal", deal, "--json", input="h@2:2>s2\npass\n")
+    redone = run("play", "ten-bucks", *TWO, "--seat", "1=greedy", "--deal", deal, "--json",
+                 input="h@2:2>s2\npass\nundo\nredo\n")
+    assert redone.exit_code == 0, redone.output
+    assert json.loads(redone.stdout)["moves"] == json.loads(straight.stdout)["moves"]
+    assert len(json.loads(redone.stdout)["moves"]) > 4  # seat 2's moves and the bot's after them
+
+
 def test_undo_against_bots_goes_back_to_your_last_decision(tmp_path: Path) -> None:
     deal = deal_file(tmp_path, SPLIT)
     first = run("play", "ten-bucks", *TWO, "--seat", "1=greedy", "--deal", deal, "--json", input="undo\n")
