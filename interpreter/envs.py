@@ -266,11 +266,42 @@ class CardrulesEnv(gymnasium.Env):  # type: ignore[misc]
         return _ansi(self.seats.game, 0)
 
 
-def _agents(players: int) -> list[str]:
-    return [f"player_{seat}" for seat in range(players)]
+class _SeatsEnv:
+    """What the two PettingZoo environments share: their seats, agents and spaces (one object
+    each, as PettingZoo asks), the game, and the table as text."""
+
+    metadata: dict[str, Any]
+
+    def _take_seats(self, rules: Ruleset, players: int | None, render_mode: str | None, reward: str, actions: str,
+                    illegal_reward: float, max_steps: int, extra_actions: int = 0) -> None:
+        self.seats = _Seats(rules, players, reward, actions, illegal_reward, max_steps)
+        self.metadata = {**self.metadata, "name": f"cardrules_{rules.name}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(self.seats.players)]
+        self._action_space = spaces.Discrete(self.seats.action_count + extra_actions)
+        self._observation_space = _observation_space(rules)
+
+    def observation_space(self, agent: str) -> spaces.Box:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_space
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played (None before the first `reset`)."""
+        return self.seats.game
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.seats.game is None:
+            return None
+        return _ansi(self.seats.game, None)
+
+    def close(self) -> None:
+        pass
 
 
-class CardrulesAEC(AECEnv):  # type: ignore[misc]
+class CardrulesAEC(_SeatsEnv, AECEnv):  # type: ignore[misc]
     """A turn-based ruleset as a PettingZoo AEC environment (see the module's docstring)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4, "name": "cardrules_v0", "is_parallelizable": False}  # noqa: RUF012 (the base classes declare it so)
@@ -283,22 +314,7 @@ class CardrulesAEC(AECEnv):  # type: ignore[misc]
         if rules.simultaneous:
             raise ArgumentError(f"every seat of '{rules.name}' plays at once: use "
                                 f"cardrules.envs.pettingzoo_env or parallel_env")
-        self.seats = _Seats(rules, players, reward, actions, illegal_reward, max_steps)
-        self.metadata = {**self.metadata, "name": f"cardrules_{rules.name}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = _agents(self.seats.players)
-        self._action_space = spaces.Discrete(self.seats.action_count)
-        self._observation_space = _observation_space(rules)
-
-    def observation_space(self, agent: str) -> spaces.Box:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_space
-
-    @property
-    def game(self) -> Game | None:
-        return self.seats.game
+        self._take_seats(rules, players, render_mode, reward, actions, illegal_reward, max_steps)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -346,19 +362,8 @@ class CardrulesAEC(AECEnv):  # type: ignore[misc]
         for seat, agent in enumerate(self.possible_agents):
             self.infos[agent] = {"action_mask": self.seats.mask(seat), "illegal": illegal and agent == mover}
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.seats.game is None:
-            return None
-        return _ansi(self.seats.game, None)
 
-    def close(self) -> None:
-        pass
-
-
-WAIT_NAME = "wait"
-
-
-class CardrulesParallel(ParallelEnv):  # type: ignore[misc]
+class CardrulesParallel(_SeatsEnv, ParallelEnv):  # type: ignore[misc]
     """A ruleset whose seats all play at once as a PettingZoo parallel environment (see the
     module's docstring). The last action number, `wait`, is always legal and does nothing."""
 
@@ -370,25 +375,10 @@ class CardrulesParallel(ParallelEnv):  # type: ignore[misc]
         rules = _ruleset(ruleset, options)
         if not rules.simultaneous:
             raise ArgumentError(f"'{rules.name}' is played in turns: use cardrules.envs.pettingzoo_env")
-        self.seats = _Seats(rules, players, reward, actions, illegal_reward, max_steps)
-        self.metadata = {**self.metadata, "name": f"cardrules_{rules.name}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = _agents(self.seats.players)
+        self._take_seats(rules, players, render_mode, reward, actions, illegal_reward, max_steps, extra_actions=1)
         self.agents: list[str] = []
         self.wait = self.seats.action_count
-        self._action_space = spaces.Discrete(self.wait + 1)
-        self._observation_space = _observation_space(rules)
         self._np_random: np.random.Generator | None = None
-
-    def observation_space(self, agent: str) -> spaces.Box:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_space
-
-    @property
-    def game(self) -> Game | None:
-        return self.seats.game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]:
@@ -439,14 +429,6 @@ class CardrulesParallel(ParallelEnv):  # type: ignore[misc]
                 mask[self.wait] = 1
                 infos[agent] = {"action_mask": mask, "illegal": agent in illegal, "refused": agent in refused}
         return infos
-
-    def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.seats.game is None:
-            return None
-        return _ansi(self.seats.game, None)
-
-    def close(self) -> None:
-        pass
 
 
 def _offered(mask: np.ndarray, action: Any) -> bool:

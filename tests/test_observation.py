@@ -52,38 +52,37 @@ def viewed(game, seat):
     return piles
 
 
-@pytest.mark.parametrize("ruleset, players", OBSERVED, ids=lambda v: Path(str(v)).stem if v else "")
-def test_the_tensor_holds_exactly_the_cards_the_view_shows_at_every_step(ruleset, players):
-    rules = load_ruleset(ruleset)
-    for seed in range(4):
+def positions(rules, players, seeds, steps):
+    """Seeded random games, each at its first `steps` positions (in a game where every seat plays
+    at once, the seat that moves drawn at random too)."""
+    for seed in seeds:
         game = rules.new_game(seed=seed, players=players)
         rng = random.Random(seed)
-        for _ in range(60):
+        for _ in range(steps):
             if game.is_over:
                 break
-            for seat in range(game.players):
-                piles = decoded(game, seat)
-                for pile, cards in viewed(game, seat).items():
-                    places, hidden = piles[pile]
-                    assert places == cards, (seed, seat, pile)
-                    assert hidden == cards.count(None)
+            yield seed, game
             seat = rng.randrange(game.players) if rules.simultaneous else None
             moves = game.legal_moves(seat)
             if moves:
                 game.apply(rng.choice(moves))
 
 
+@pytest.mark.parametrize("ruleset, players", OBSERVED, ids=lambda v: Path(str(v)).stem if v else "")
+def test_the_tensor_holds_exactly_the_cards_the_view_shows_at_every_step(ruleset, players):
+    for seed, game in positions(load_ruleset(ruleset), players, range(4), 60):
+        for seat in range(game.players):
+            piles = decoded(game, seat)
+            for pile, cards in viewed(game, seat).items():
+                places, hidden = piles[pile]
+                assert places == cards, (seed, seat, pile)
+                assert hidden == cards.count(None)
+
+
 @pytest.mark.parametrize("ruleset, players", OBSERVED[1:4], ids=lambda v: Path(str(v)).stem if v else "")
 def test_a_seat_observes_the_same_whatever_the_cards_it_cannot_see(ruleset, players):
-    rules = load_ruleset(ruleset)
     differs = 0
-    for seed in range(6):
-        game = rules.new_game(seed=seed, players=players)
-        rng = random.Random(seed)
-        for _ in range(15):
-            if game.is_over:
-                break
-            game.apply(rng.choice(game.legal_moves()))
+    for seed, game in positions(load_ruleset(ruleset), players, range(6), 15):
         for seat in range(players):
             other = game.determinize(seat, random.Random(seed + 100))
             assert other.observation_tensor(seat) == game.observation_tensor(seat)
@@ -99,15 +98,10 @@ def test_the_layout_covers_every_entry_and_the_values_lie_within_the_bounds():
         assert sum(part.length for part in layout.parts) == layout.size
         assert [p.offset for p in layout.parts] == sorted(p.offset for p in layout.parts)
         low, high = layout.bounds()
-        game = rules.new_game(seed=1, players=players)
-        rng = random.Random(1)
-        for _ in range(40):
+        for _, game in positions(rules, players, range(1, 2), 40):
             tensor = game.observation_tensor()
             assert len(tensor) == layout.size
             assert all(lo <= v <= hi for lo, v, hi in zip(low, tensor, high))
-            if game.is_over:
-                break
-            game.apply(rng.choice(game.legal_moves()))
 
 
 def test_the_tensor_marks_the_seat_the_seat_to_act_the_phase_and_the_variables():
