@@ -599,7 +599,7 @@ class _Builder:
             namespace = {**RUNTIME_GLOBALS, **tables, **id_checks(0, len(deck)),
                          SPANS: {name: (source, self.spans(compiler, path))}}
             exec(compile_once(source, "<deck filter>"), namespace)  # generated from the parsed tree only
-            tests.append(_guarded_card_test(namespace[name], str(self._value(path)), self.doc.expr_pos(path, 0)))
+            tests.append(_guarded_at_load(namespace[name], str(self._value(path)), self.doc.expr_pos(path, 0)))
         kept: dict[int, list[int]] = {}
         for players in range(self.rules.min_players, self.rules.max_players + 1):
             kept[players] = [i for i in range(len(deck)) if any(test(i, players) for test in tests)]
@@ -758,11 +758,7 @@ class _Builder:
         node = self.parse(path)
         scope = Scope(bindings={"player": ("b_player", INT), "players": ("b_players", INT)},
                       options=self.scope.options)
-        compiled, compiler = self.compile_node(node, path, scope, (INT,))  # no state in its scope
-        name = self._fresh("team_of")
-        source = f"def {name}(b_player, b_players):\n    return {compiled.source}\n"
-        team_of = _guarded_card_test(self.define(name, source, self.doc.pos(path), self.spans(compiler, path)),
-                                     str(self._value(path)), self.doc.expr_pos(path, 0))
+        team_of, _ = self._load_time_function(path, node, scope, (INT,), "team_of")  # no state in its scope
         names = spec.get("names")
         mates: list[tuple[tuple[int, ...], ...]] = [()] * (rules.max_players + 1)
         for players in range(rules.min_players, rules.max_players + 1):
@@ -783,6 +779,17 @@ class _Builder:
         # `team(seat)` in expressions: the `of` expression with `player` that seat.
         self.scope.functions["team"] = Function("team", ("player",), node, self._locator(path))
 
+    def _load_time_function(self, path: PathKey, node: Node, scope: Scope, types: tuple[str, ...],
+                            prefix: str) -> tuple[Callable[..., Any], Compiler]:
+        """An expression worked out at load (`teams.of`, `covered_by`) as a function of the scope's
+        number bindings, in their order; its failures are reported at the expression."""
+        compiled, compiler = self.compile_node(node, path, scope, types)
+        name = self._fresh(prefix)
+        params = ", ".join(binding for binding, _ in scope.bindings.values())
+        source = f"def {name}({params}):\n    return {compiled.source}\n"
+        function = self.define(name, source, self.doc.pos(path), self.spans(compiler, path))
+        return _guarded_at_load(function, str(self._value(path)), self.doc.expr_pos(path, 0)), compiler
+
     def _covers(self) -> None:
         """`covered_by`: the piles lying on each pile of a zone, worked out at load from an
         expression of `i`, options and functions (which may not read the game's state). The
@@ -795,20 +802,15 @@ class _Builder:
             if "covered_by" not in spec:
                 continue
             path: PathKey = ("zones", name, "covered_by")
-            compiled, compiler = self.compile_node(self.parse(path), path, scope, (LIST,))
+            covering, compiler = self._load_time_function(path, self.parse(path), scope, (LIST,), "covered_by")
             if compiler.uses:
                 raise RulesetError("covered_by reads only i, options and functions of them: which piles lie on "
                                    "which is fixed", self.doc.pos(path))
-            function = self._fresh("covered_by")
-            source = f"def {function}(b_i, b_unused):\n    return {compiled.source}\n"
-            covering = _guarded_card_test(self.define(function, source, self.doc.pos(path),
-                                                      self.spans(compiler, path)),
-                                          str(self._value(path)), self.doc.expr_pos(path, 0))
             zone = rules.zones[name]
             count = len(zone.seat_piles[0]) if zone.seat_piles is not None else len(zone.piles)
             groups = zone.seat_piles if zone.seat_piles is not None else (zone.piles,)
             for i in range(count):
-                on = covering(i, 0)
+                on = covering(i)
                 if not isinstance(on, (list, tuple)) or not all(isinstance(j, int) and not isinstance(j, bool)
                                                                 and 0 <= j < count and j != i for j in on):
                     raise RulesetError(f"covered_by gives pile {i} {list(on) if isinstance(on, tuple) else on!r}: a list of other piles' indexes, 0 to "
@@ -1583,12 +1585,12 @@ def _check_not_round(cover: list[tuple[int, ...]], piles: tuple[int, ...], names
         raise RulesetError("covered_by goes round: " + " lies under ".join(names[p] for p in loop), pos)
 
 
-def _guarded_card_test(function: Callable[..., Any], text: str, pos: SourcePos) -> Callable[[int, int], Any]:
-    """A load-time expression of two numbers (`deck.where`: a card and the player count; `teams.of`,
-    `covered_by`); failures are reported at the expression."""
-    def run(card: int, players: int) -> Any:
+def _guarded_at_load(function: Callable[..., Any], text: str, pos: SourcePos) -> Callable[..., Any]:
+    """A load-time expression of numbers (`deck.where`: a card and the player count; `teams.of`:
+    a seat and the player count; `covered_by`: a pile); failures are reported at the expression."""
+    def run(*numbers: int) -> Any:
         try:
-            return function(card, players)
+            return function(*numbers)
         except Exception as exc:  # noqa: BLE001 - reported with the expression's position
             raise runtime_error(exc, text, pos) from None
     return run
