@@ -903,10 +903,17 @@ class Game:
                 S.set_current(seat, phase)
                 return
         if S.asking is not None:
+            self._back_to_turn(asking)
+
+    def _back_to_turn(self, asking: Asking) -> None:
+        """The asking is over: the turn goes on where it was, with the `turn_to` seat kept aside."""
+        S = self.state
+        resume, phase, chosen, _, _ = asking
+        if S.asking is not None:
             S.set_asking(None)
-            S.set_current(resume, phase)
-            if chosen >= 0:
-                S.set_turn_order(chosen, S.direction)
+        S.set_current(resume, phase)
+        if chosen >= 0:
+            S.set_turn_order(chosen, S.direction)
 
     def _may_act_out_of_turn(self, seat: int, asking: Asking) -> bool:
         """Has `seat`, if asked now, a move out of turn (other than `pass`)?"""
@@ -922,19 +929,16 @@ class Game:
 
     def _answered(self, template: MoveTemplate, asking: Asking, seat: int) -> None:
         S = self.state
-        resume, phase, chosen, rest, _ = asking
         if template.declines:
-            self._ask(rest, asking)
+            self._ask(asking[3], asking)
             return
-        if S.asking is not None:
-            S.set_asking(None)
         if S.next_seat >= 0:  # the move's `turn_to`: that seat's turn starts now
+            if S.asking is not None:
+                S.set_asking(None)
             S.set_current(S.next_seat, self.rules.first_phase)
             S.set_turn_order(-1, S.direction)
         else:
-            S.set_current(resume, phase)
-            if chosen >= 0:
-                S.set_turn_order(chosen, S.direction)
+            self._back_to_turn(asking)
         self._skip_optional_phases()
         if not S.over:
             self._ask_out_of_turn(seat, template.index)
