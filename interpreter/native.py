@@ -1713,10 +1713,16 @@ def ask(C, N, U, V, O, M, out, mover, direction, start, resume, phase, chosen, a
             M[10], M[11] = seat, phase
             return
     if M[28] == 1:
-        M[28] = 0
-        M[10], M[11] = resume, phase
-        if chosen >= 0:
-            M[26] = chosen
+        back_to_turn(M, resume, phase, chosen)
+
+
+@njit(cache=True)
+def back_to_turn(M, resume, phase, chosen):
+    """The asking is over: the turn goes on where it was (engine.Game._back_to_turn)."""
+    M[28] = 0
+    M[10], M[11] = resume, phase
+    if chosen >= 0:
+        M[26] = chosen
 
 
 @njit(cache=True)
@@ -1725,14 +1731,12 @@ def answered(C, N, U, V, O, M, out, k, resume, phase, chosen, seat):
     if DECLINES[k] == 1:
         ask(C, N, U, V, O, M, out, M[32], M[33], M[34], resume, phase, chosen, M[35])
         return
-    M[28] = 0
     if M[26] >= 0:  # the move's `turn_to`: that seat's turn starts now
+        M[28] = 0
         M[10], M[11] = M[26], FIRST_PHASE
         M[26] = -1
     else:
-        M[10], M[11] = resume, phase
-        if chosen >= 0:
-            M[26] = chosen
+        back_to_turn(M, resume, phase, chosen)
     skip_optional_phases(C, N, U, V, O, M, out)
     if M[0] == 0 and OPENS[k + 1] == 1:
         ask(C, N, U, V, O, M, out, seat, M[27], 0, M[10], M[11], M[26], k)
