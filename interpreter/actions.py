@@ -116,15 +116,21 @@ class ActionSpace:
 
     def check(self, action: Any) -> int:
         """`action` as an int in range, or an `ArgumentError` saying what is wrong with it."""
-        try:  # an int, or an integer of numpy's (an agent's action often is one), never a bool
-            if isinstance(action, bool):
-                raise TypeError
-            action = operator.index(action)
-        except TypeError:
-            raise ArgumentError(f"an action is an int, not {type(action).__name__} {action!r:.40}") from None
-        if not 0 <= action < self.size:
-            raise ArgumentError(f"there is no action {action}: this ruleset's actions are 0-{self.size - 1}")
-        return action
+        return action_index(action, self.size, "this ruleset's actions")
+
+
+def action_index(action: Any, size: int, which: str) -> int:
+    """`action` as an int in 0 .. size - 1 (`which` actions those are, for the message), or an
+    `ArgumentError` saying what is wrong with it."""
+    try:  # an int, or an integer of numpy's (an agent's action often is one), never a bool
+        if isinstance(action, bool):
+            raise TypeError
+        action = operator.index(action)
+    except TypeError:
+        raise ArgumentError(f"an action is an int, not {type(action).__name__} {action!r:.40}") from None
+    if not 0 <= action < size:
+        raise ArgumentError(f"there is no action {action}: {which} are 0-{size - 1}")
+    return action
 
 
 def _weights(by_seat: tuple[tuple[int, ...], ...] | None, piles: tuple[int, ...], seats: int, base: int,

@@ -35,7 +35,6 @@ reaches `max_steps` steps, is truncated, not terminated.
 from __future__ import annotations
 
 import functools
-import operator
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -50,6 +49,7 @@ except ImportError as missing:  # pragma: no cover - the extra is part of the te
     raise ImportError(f"cardrules.envs needs the envs extra ({missing.name} is missing): "
                       "pip install 'cardrules[envs]'") from None
 
+from .actions import action_index
 from .engine import Game
 from .errors import ArgumentError, IllegalMoveError
 from .resources import rulesets_dir
@@ -191,25 +191,12 @@ class _Seats:
             except IllegalMoveError:
                 return False
             return True
-        index = _listed_index(action)
+        index = action_index(action, MAX_LISTED_ACTIONS, "with actions='listed' the actions")
         moves = game.legal_moves(seat)
         if index >= len(moves):
             return False
         game.apply(moves[index])
         return True
-
-
-def _listed_index(action: Any) -> int:
-    """`action` as an index into the legal moves (actions="listed"), or an `ArgumentError`."""
-    try:
-        if isinstance(action, bool):
-            raise TypeError
-        index = operator.index(action)
-    except TypeError:
-        raise ArgumentError(f"an action is an int, not {type(action).__name__} {action!r:.40}") from None
-    if not 0 <= index < MAX_LISTED_ACTIONS:
-        raise ArgumentError(f"there is no action {index}: with actions='listed' they are 0-{MAX_LISTED_ACTIONS - 1}")
-    return index
 
 
 class CardrulesEnv(gymnasium.Env):  # type: ignore[misc]
