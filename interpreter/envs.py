@@ -267,6 +267,14 @@ class _SeatsEnv:
         self.possible_agents = [f"player_{seat}" for seat in range(self.seats.players)]
         self._action_space = spaces.Discrete(self.seats.action_count + extra_actions)
         self._observation_space = _observation_space(rules)
+        self._np_random: np.random.Generator | None = None
+
+    def _new_game(self, seed: int | None, options: dict[str, Any] | None) -> Game:
+        """`reset`'s game: the generator seeded anew by `seed` (made at the first reset)."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
+        self.agents = list(self.possible_agents)
+        return self.seats.new_game(self._np_random, options)
 
     def observation_space(self, agent: str) -> spaces.Box:
         return self._observation_space
@@ -304,12 +312,7 @@ class CardrulesAEC(_SeatsEnv, AECEnv):  # type: ignore[misc]
         self._take_seats(rules, players, render_mode, reward, actions, illegal_reward, max_steps)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
-        elif getattr(self, "_np_random", None) is None:
-            self._np_random, _ = gymnasium.utils.seeding.np_random(None)
-        game = self.seats.new_game(self._np_random, options)
-        self.agents = list(self.possible_agents)
+        game = self._new_game(seed, options)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -365,14 +368,10 @@ class CardrulesParallel(_SeatsEnv, ParallelEnv):  # type: ignore[misc]
         self._take_seats(rules, players, render_mode, reward, actions, illegal_reward, max_steps, extra_actions=1)
         self.agents: list[str] = []
         self.wait = self.seats.action_count
-        self._np_random: np.random.Generator | None = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, Any]]]:
-        if seed is not None or self._np_random is None:
-            self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
-        self.seats.new_game(self._np_random, options)
-        self.agents = list(self.possible_agents)
+        self._new_game(seed, options)
         return self._observations(), self._infos(set(), set())
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, float], dict[str, bool],
