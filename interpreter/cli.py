@@ -48,6 +48,17 @@ def _options(debug: bool = typer.Option(False, "--debug", help="On an internal e
     _debug = debug
 
 
+def _search_path_option() -> Any:
+    """`--path`, as every command that loads a ruleset takes it."""
+    return typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and bases from "
+                        "(besides its own folder tree and the bundled rulesets); repeatable.")
+
+
+def _ruleset_option() -> Any:
+    """`--option`, as every command that plays a ruleset takes it."""
+    return typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3.")
+
+
 def _report(error: CardrulesError) -> None:
     typer.echo(printable(format_error(error)), err=True)
 
@@ -85,16 +96,14 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown "
                                        "otherwise: at the end in games of several seats with hidden cards)."),
     deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="A deal file: card codes, top of the deck first."),
-    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3."),
+    option: List[str] = _ruleset_option(),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Seat kinds: --seat 1=random (human, random, greedy, "
                                    "montecarlo, ismcts; a seat not given is human); "
                                    "a bot's parameters after a colon: --seat 2=greedy:speed=1.5 (actions per "
                                    "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
-    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
-                                           "bases from (besides its own folder tree and the bundled rulesets); "
-                                           "repeatable."),
+    search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Play a game in the terminal; bots fill the seats you give them."""
     if seed is not None and deal is not None:
@@ -198,7 +207,7 @@ def simulate(
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
                                    "ismcts), parameters after a colon: --seat 2=ismcts:iterations=100, and "
                                    "speed=N where every seat plays at once. Seats not given are random."),
-    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3."),
+    option: List[str] = _ruleset_option(),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (Ray: CPUs of the local Ray); 1 plays here."),
     backend: str = typer.Option("local", "--backend", help="local (processes here) or ray (needs the ray extra)."),
@@ -210,9 +219,7 @@ def simulate(
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the summary as JSON to this file."),
     csv_file: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per game to this file."),
     plots: Optional[Path] = typer.Option(None, "--plots", metavar="DIR", help="Write PNG charts into this folder (needs the plots extra)."),
-    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
-                                           "bases from (besides its own folder tree and the bundled rulesets); "
-                                           "repeatable."),
+    search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
     from rich.console import Console
@@ -244,7 +251,7 @@ def solve(
     ruleset: str = typer.Argument(..., help="A one-player ruleset file, or the name of a bundled ruleset."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Solve the deal of this seed."),
     deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="Solve this deal file (card codes, top of the deck first)."),
-    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set a ruleset option: --option draw=3."),
+    option: List[str] = _ruleset_option(),
     thoughtful: bool = typer.Option(False, "--thoughtful", help="Every card visible (how solitaires are analysed); "
                                     "needed where the player cannot see some cards."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", help="Give up searching after this many seconds "
@@ -270,9 +277,7 @@ def solve(
     sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
-    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
-                                           "bases from (besides its own folder tree and the bundled rulesets); "
-                                           "repeatable."),
+    search_path: List[Path] = _search_path_option(),
 ) -> None:
     from rich.console import Console
 
@@ -288,9 +293,7 @@ def solve(
 
 @app.command()
 def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names."),
-    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
-                                           "bases from (besides its own folder tree and the bundled rulesets); "
-                                           "repeatable."),
+    search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
     from .decks import load_deck
@@ -376,9 +379,7 @@ def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file 
 
 @app.command()
 def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget."),
-    search_path: List[Path] = typer.Option([], "--path", metavar="DIR", help="A folder the ruleset may also read decks and "
-                                           "bases from (besides its own folder tree and the bundled rulesets); "
-                                           "repeatable."),
+    search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Forget a ruleset's values kept between games (for example the cumulative Vegas balance)."""
     from . import store
