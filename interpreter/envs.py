@@ -35,6 +35,7 @@ reaches `max_steps` steps, is truncated, not terminated.
 from __future__ import annotations
 
 import functools
+import math
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -71,11 +72,14 @@ def _ruleset(ruleset: str | Path | Ruleset, options: dict[str, Any] | None) -> R
     return load_ruleset(ruleset, options)
 
 
-def _check(rules: Ruleset, reward: str, actions: str, max_steps: int) -> None:
+def _check(rules: Ruleset, reward: str, actions: str, illegal_reward: Any, max_steps: int) -> None:
     if reward not in REWARDS:
         raise ArgumentError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
     if actions not in ACTIONS:
         raise ArgumentError(f"actions is one of {', '.join(ACTIONS)}, not {actions!r}")
+    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) \
+            or not math.isfinite(illegal_reward):
+        raise ArgumentError(f"illegal_reward is a finite number, not {illegal_reward!r:.40}")
     if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
         raise ArgumentError(f"max_steps is a whole number of at least 1, not {max_steps!r}")
     if actions == "fixed" and rules.num_actions > MAX_FIXED_ACTIONS:
@@ -108,14 +112,16 @@ class _Seats:
 
     def __init__(self, rules: Ruleset, players: int | None, reward: str, actions: str, illegal_reward: float,
                  max_steps: int) -> None:
-        _check(rules, reward, actions, max_steps)
+        _check(rules, reward, actions, illegal_reward, max_steps)
         self.rules = rules
         if actions == "auto":
             actions = "fixed" if rules.num_actions <= MAX_FIXED_ACTIONS else "listed"
         self.actions = actions
         self.listed = actions == "listed"
         self.action_count = MAX_LISTED_ACTIONS if self.listed else rules.num_actions
-        self.players = rules.default_players if players is None else players
+        # The number of seats, checked by the engine as every game checks it (a SetupError if the
+        # ruleset does not allow it), here rather than at the first reset.
+        self.players = rules.new_game(seed=0, players=players).players
         self.reward_kind = reward
         self.illegal_reward = float(illegal_reward)
         self.max_steps = max_steps

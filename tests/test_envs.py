@@ -23,7 +23,7 @@ from cardrules.envs import (
     parallel_env,
     pettingzoo_env,
 )
-from cardrules.errors import ArgumentError
+from cardrules.errors import ArgumentError, SetupError
 from cardrules.resources import rulesets_dir
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test
@@ -240,6 +240,11 @@ def test_environments_refuse_what_they_cannot_play():
         CardrulesEnv("klondike", reward="money")
     with pytest.raises(ArgumentError, match="max_steps"):
         CardrulesEnv("klondike", max_steps=0)
+    for bad in ("-1", float("nan"), True):
+        with pytest.raises(ArgumentError, match="illegal_reward is a finite number"):
+            CardrulesEnv("klondike", illegal_reward=bad)
+    with pytest.raises(SetupError, match="for 2-6 players, not 9"):
+        pettingzoo_env("ten-bucks", players=9)
 
 
 def test_listed_actions_pick_the_legal_moves_in_order():
