@@ -1,4 +1,4 @@
-"""The `cardrules` command: play, validate, list, schema, reset. A thin layer over the library.
+"""The `cardrules` command: play, simulate, solve, validate, list, schema, stats, reset. A thin layer over the library.
 
 Start-up is kept short: `cardrules --help` and each command's `--help` import only typer and
 this module. Each command imports what it uses when it runs (the compiler, Lark, jsonschema,
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from .engine import Game
     from .ruleset import Ruleset
+    from .saves import SavedGame
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Card games as data: play, check and list YAML rulesets.")
@@ -103,39 +104,55 @@ def play(
                                    "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
+    resume: bool = typer.Option(False, "--resume", help="Go on with the last saved game of the ruleset (`save`, "
+                                "or `quit` at a terminal): its deal, options and seats (--seat may change a seat)."),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Play a game in the terminal; bots fill the seats you give them."""
     if seed is not None and deal is not None:
         raise typer.BadParameter("give --seed or --deal, not both")
+    if resume and (seed is not None or deal is not None or option or players is not None):
+        raise typer.BadParameter("--resume plays the saved game: its deal, options and players are the saved "
+                                 "ones (give no --seed, --deal, --option or --players)")
     import random
 
     from rich.console import Console
     from rich.text import Text
 
-    from . import store
+    from . import saves, store
     from .bots import make_bot, seat_seed
     from .play import SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous
-    from .play import save_persistent, summary, timed_summary
+    from .play import count_result, results_text, save_persistent, summary, timed_summary
     from .source import read_bounded
 
     try:
-        rules = load_ruleset(ruleset, _pairs(option, "--option NAME"), tuple(search_path))
+        resumed: saves.SavedGame | None = None
+        if resume:
+            resumed, rules, game = _resume(ruleset, tuple(search_path))
+            seed = resumed.seed
+        else:
+            rules = load_ruleset(ruleset, _pairs(option, "--option NAME"), tuple(search_path))
         deal_text = read_bounded(deal, str(deal), DealError) if deal is not None else None
-        secret = _secret_seed(rules, players)
-        if deal is None and seed is None:  # a short seed to replay, unless it would give hidden hands away
+        secret = _secret_seed(rules, players if resumed is None else resumed.players)
+        if deal is None and seed is None and resumed is None:  # a short seed to replay, unless it would give hidden hands away
             draw = random.SystemRandom()
             seed = draw.getrandbits(64) if secret else draw.randrange(1, 1_000_000_000)
-        persisted = store.load(rules) if rules.persistent_variables() else None
-        if deal_text is not None:
+        persisted = store.load(rules) if rules.persistent_variables() and resumed is None else None
+        if resumed is not None:
+            pass
+        elif deal_text is not None:
             in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
             order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
             game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
         else:
             game = rules.new_game(seed=seed, players=players, persisted=persisted)
         specs: dict[int, SeatSpec] = {}
+        seat_texts = dict(resumed.seats) if resumed is not None else {}
         try:
             for key, text in _pairs(seat, "--seat SEAT").items():
+                index, spec = parse_seat(key, text, game.players)
+                seat_texts[str(index + 1)] = text
+            for key, text in seat_texts.items():
                 index, spec = parse_seat(key, text, game.players)
                 specs[index] = spec
             if rules.simultaneous:  # one terminal, one human: the seats not given are bots
@@ -172,17 +189,59 @@ def play(
                 speeds = {s: specs[s].speed for s in range(game.players) if s in specs and specs[s].is_bot}
                 print(json.dumps(timed_summary(game, seed, kinds, scheduler, speeds, simulated), indent=2))
             return
-        session = Session(game, seats, console, interactive, quiet=as_json and not interactive)
+        if resumed is not None and not as_json:
+            console.print(Text(f"Resumed the game saved {resumed.saved or ''} ({len(game.history)} moves made)",
+                               style="dim"))
+        file = None if rules.path is None or rules.path.parent == _bundled_dir() else str(rules.path.resolve())
+        seat_record = {key: text for key, text in seat_texts.items() if specs[int(key) - 1].is_bot}
+
+        def saver() -> Path:
+            return saves.write_save(saves.game_to_save(game, file, seat_record))
+
+        session = Session(game, seats, console, interactive, quiet=as_json and not interactive, saver=saver)
         try:
             session.run()
         finally:
             if game.is_over:
                 save_persistent(game)
+        if resumed is not None and resumed.path is not None and (game.is_over or session.saved_to is not None):
+            saves.remove_save(resumed.path)  # ended, or saved anew: the old save has served
+        if session.saved_to is not None and not as_json:
+            console.print(Text(f"Resume it with: cardrules play {ruleset} --resume", style="bold"))
+        humans = session.humans
+        if game.is_over and len(humans) == 1 and game.history:
+            record = count_result(game, humans[0])
+            if not as_json:
+                console.print(Text(f"{rules.title} ({saves.options_key(rules, game.players)}): ",
+                                   style="dim").append_text(results_text(record)))
         _show_seed(console, game, seed, secret and not as_json)
         if as_json:
             print(json.dumps(summary(game, seed, kinds), indent=2))
     except CardrulesError as error:
         _fail(error)
+
+
+def _bundled_dir() -> Path:
+    from .resources import rulesets_dir
+
+    return rulesets_dir()
+
+
+def _resume(ruleset: str, search_path: tuple[Path, ...]) -> tuple[SavedGame, Ruleset, Game]:
+    """The newest saved game of a ruleset, read, checked and replayed."""
+    from . import saves
+    from .errors import SaveError
+
+    name = load_ruleset(ruleset, search_path=search_path).name
+    found = saves.list_saves(name)
+    if not found:
+        raise SaveError(f"no saved game of {name} to resume (`save` during a game, or `quit` at a terminal, "
+                        f"saves one)")
+    saved = saves.read_save(found[-1])
+    if saved.ruleset != name:
+        raise SaveError(f"{found[-1]}: the saved game is of {printable(saved.ruleset)}, not of {name}")
+    rules = load_ruleset(ruleset, dict(saved.options), search_path)
+    return saved, rules, saves.replay(saved, rules)
 
 
 def _secret_seed(rules: Ruleset, players: int | None) -> bool:
@@ -375,6 +434,52 @@ def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file 
     from .schema import published_schema
 
     print(json.dumps(published_schema("deck" if deck else "ruleset"), indent=2, ensure_ascii=False))
+
+
+@app.command()
+def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset (its name, or its file)."),
+          as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+          forget: bool = typer.Option(False, "--reset", help="Forget the ruleset's statistics."),
+          search_path: List[Path] = _search_path_option(),
+) -> None:
+    """Your results by ruleset and options: games played and won, streaks, best score."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from . import saves
+    from .source import is_file
+
+    try:
+        name = load_ruleset(ruleset, search_path=tuple(search_path)).name \
+            if ruleset is not None and is_file(Path(ruleset)) else ruleset
+        if forget:
+            if name is None:
+                raise typer.BadParameter("--reset forgets one ruleset's statistics: name it")
+            print(f"forgot the statistics of {name}" if saves.reset_stats(name) else f"no statistics of {name}")
+            return
+        data = saves.read_stats()
+    except CardrulesError as error:
+        _fail(error)
+        return
+    if name is not None:
+        data = {name: data[name]} if name in data else {}
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    if not data:
+        print("no games counted yet" + (f" for {name}" if name is not None else "") +
+              " (a game counts when one human plays it with `cardrules play` to its end, or quits it)")
+        return
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for column in ("ruleset", "options", "played", "won", "%", "streak", "longest", "best"):
+        table.add_column(column, justify="left" if column in ("ruleset", "options") else "right")
+    for ruleset_name in sorted(data):
+        for key, record in sorted(data[ruleset_name].items()):
+            best = record.get("best_score")
+            table.add_row(ruleset_name, key, str(record["played"]), str(record["won"]),
+                          f"{100 * record['won'] / record['played']:.0f}" if record["played"] else "-",
+                          str(record["streak"]), str(record["best_streak"]), "-" if best is None else str(best))
+    Console(highlight=False).print(table)
 
 
 @app.command()

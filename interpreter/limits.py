@@ -12,6 +12,7 @@ from __future__ import annotations
 
 # -- files ---------------------------------------------------------------------------------
 MAX_FILE_BYTES = 1_000_000        # a ruleset, deck, deal or saved-values file
+MAX_SAVE_BYTES = 16_000_000       # a saved game (the texts of up to `end.max_moves` moves) or the statistics
 MAX_YAML_DEPTH = 40               # nesting of mappings and lists, aliases expanded
 MAX_YAML_VALUES = 100_000         # values in one document, aliases expanded (alias bombs)
 MAX_EXTENDS_FILES = 32            # distinct files in one `extends:` tree (each is read once)

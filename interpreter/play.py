@@ -1,6 +1,8 @@
 """A game at the terminal: seats of humans and bots, commands, scripted input, the summary.
 
-Humans type a move's number or text, or `undo`, `redo`, `hint`, `help`, `show`, `quit`.
+Humans type a move's number or text, or `undo`, `redo`, `hint`, `help`, `show`, `save`, `quit`.
+At a terminal, `quit` after a move asks whether to save the game, abandon it or go on, and the
+end of input (Ctrl-D, Ctrl-C) saves it: a game is never lost by a slip of the keyboard.
 When standard input is not a terminal the same commands are read one per line, so
 games can be scripted; an unknown command or illegal move there stops with an error
 naming the input line.
@@ -28,12 +30,13 @@ import select
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Protocol, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
-from . import render, store
+from . import render, saves, store
 from .bots import BOT_KINDS, Bot, BotParameterError, GreedyBot, bot_params, make_bot
 from .engine import Game, Move
 from .errors import CardrulesError, IllegalMoveError, printable
@@ -47,8 +50,9 @@ HELP = """Commands:
   redo            play again what the last undo took back (until another move is made)
   hint            suggest a move
   show            draw the table again
+  save            save the game and stop (resume it with `cardrules play RULESET --resume`)
   help            this text
-  quit            stop the game"""
+  quit            stop the game (at a terminal: asks whether to save it first)"""
 
 RECALL = 30  # at most this many moves since a seat last looked are recalled at a hand-over
 
@@ -77,6 +81,9 @@ class Session:
     # What each undo took back (its moves and their log entries), the last last, with the number of
     # moves made when it was taken back: `redo` plays it again while no move has been made since.
     undone: list[tuple[int, list[Move], list[Any]]] = field(default_factory=list)
+    # Writes the game to a new save file and returns its path (None: this game cannot be saved).
+    saver: Callable[[], Path] | None = None
+    saved_to: Path | None = None            # where the game was saved when the session stopped
 
     @property
     def humans(self) -> list[int]:
@@ -109,13 +116,21 @@ class Session:
                 self.show(player, moves)
                 shown = True
             command = self._read(f"seat {player + 1}> " if game.players > 1 else "> ")
-            if command is None:
+            if command is None:  # the end of input: at a terminal (Ctrl-D, Ctrl-C) the game is kept
+                if self.interactive and game.history and self.saver is not None:
+                    self._save()
                 return None
             word = command.strip().lower()
             if not word:
                 continue
             if word in ("quit", "q", "exit"):
-                return None
+                if self._confirm_quit():
+                    return None
+                continue
+            if word == "save":
+                if self._save():
+                    return None
+                continue
             if word in ("help", "?"):
                 self.console.print(Text(HELP))
                 self.console.print(Text(f"\nMoves of {game.rules.title}:"))
@@ -148,6 +163,28 @@ class Session:
                 return game.parse_move(word)
             except IllegalMoveError as exc:
                 self._complain(f"{exc}; type 'help' for commands")
+
+    def _save(self) -> bool:
+        """Save the game to resume it later; False (and a complaint) if it cannot be saved."""
+        if self.saver is None:
+            self._complain("this game cannot be saved")
+            return False
+        self.saved_to = self.saver()
+        self.console.print(Text(f"Saved the game to {self.saved_to}", style="bold"))
+        return True
+
+    def _confirm_quit(self) -> bool:
+        """At a terminal, after a move: save the game, abandon it, or go on? True to stop."""
+        if not self.interactive or not self.game.history:
+            return True
+        offer = "save it to resume later (s), " if self.saver is not None else ""
+        answer = self._read(f"Quit: {offer}abandon it (a), or go on playing (Enter)? ")
+        if answer is None:  # the input ended while asking: keep the game if it can be kept
+            return self._save() if self.saver is not None else True
+        word = answer.strip().lower()
+        if word in ("s", "save") and self.saver is not None:
+            return self._save()
+        return word in ("a", "abandon", "q", "quit", "y", "yes")
 
     def _take_seat(self, player: int) -> bool:
         """Before `player`'s view is drawn: hand the screen over from another human, if any.
@@ -270,7 +307,8 @@ class Session:
             else:
                 chosen = self.human_turn()
                 if chosen is None:
-                    game.finish("abandoned", "the player stopped")
+                    if self.saved_to is None:
+                        game.finish("abandoned", "the player stopped")
                     break
                 move = chosen
             card = render.moved_card(game, move)
@@ -283,7 +321,7 @@ class Session:
             self.log.append(entry)
             if not self.quiet and (bot is None and not self.interactive or bot is not None and humans):
                 self.console.print(entry)
-        if not self.quiet:
+        if not self.quiet and self.saved_to is None:
             self.console.print(render.render_table(game, self.public))
             self.console.print(render.outcome_text(game))
 
@@ -888,11 +926,46 @@ def summary(game: Game, seed: int | None, seat_kinds: dict[int, str]) -> dict[st
     }
 
 
+def count_result(game: Game, seat: int) -> dict[str, Any]:
+    """Count a game in the statistics (`cardrules stats`) for its one human `seat`: won or not,
+    and its score if the game was played to its end. Returns the options' record as it now stands."""
+    won = game.outcome == "won" if game.players == 1 else seat in (game.winners() or [])
+    finished = game.outcome != "abandoned" and game.rules.score is not None
+    return saves.record_result(game.rules, game.players, won, game.scores()[seat] if finished else None)
+
+
+def results_text(record: dict[str, Any]) -> Text:
+    """One line of statistics: played, won (and the share), streaks, best score."""
+    played, won = record["played"], record["won"]
+    text = Text(f"{played} played, {won} won ({100 * won / played:.0f}%), streak {record['streak']}, "
+                f"longest {record['best_streak']}", style="dim")
+    if record.get("best_score") is not None:
+        text.append(f", best score {record['best_score']}")
+    return text
+
+
 def save_persistent(game: Game) -> None:
     """Apply the game's change to its `persist` values to the store (other games' changes are kept)."""
     store.save(game.rules.name, game.persisted_start, game.persistent_values())
 
 
-__all__ = ["HELP", "REALTIME_HELP", "RealtimeSession", "ScriptError", "SeatError", "SeatSpec", "Session",
-           "TerminalInput", "TimedLines", "check_seats", "make_bot", "parse_seat", "play_simultaneous",
-           "save_persistent", "summary", "timed_summary"]
+__all__ = [
+    "HELP",
+    "REALTIME_HELP",
+    "RealtimeSession",
+    "ScriptError",
+    "SeatError",
+    "SeatSpec",
+    "Session",
+    "TerminalInput",
+    "TimedLines",
+    "check_seats",
+    "count_result",
+    "make_bot",
+    "parse_seat",
+    "play_simultaneous",
+    "results_text",
+    "save_persistent",
+    "summary",
+    "timed_summary",
+]

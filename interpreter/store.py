@@ -42,10 +42,14 @@ MAX_BYTES = MAX_FILE_BYTES  # a bigger store is reported as corrupt, not read
 FIX = "fix the file or run `cardrules reset` to start afresh (a copy is kept)"
 
 
-def store_path() -> Path:
+def data_dir() -> Path:
+    """The user's cardrules data folder (`CARDRULES_HOME` overrides it): the store, saved games, statistics."""
     home = os.environ.get("CARDRULES_HOME")
-    base = Path(home) if home else Path(user_data_dir("cardrules", appauthor=False))
-    return base / "persistent.json"
+    return Path(home) if home else Path(user_data_dir("cardrules", appauthor=False))
+
+
+def store_path() -> Path:
+    return data_dir() / "persistent.json"
 
 
 def lock_path(path: Path) -> Path:
@@ -146,9 +150,11 @@ def _read_all(path: Path) -> dict[str, dict[str, Any]]:
     return data
 
 
-def _write_all(path: Path, data: dict[str, Any]) -> None:
+def write_json(path: Path, data: Any) -> None:
+    """Write `data` as JSON to `path` atomically: a temporary file in the same folder, flushed to
+    disk, then renamed over the old one (a reader sees the old file or the new, never a part)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".persistent-", suffix=".json", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=2, sort_keys=True)
@@ -163,15 +169,16 @@ def _write_all(path: Path, data: dict[str, Any]) -> None:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold the store's lock (waiting at most `LOCK_TIMEOUT` seconds for another process)."""
+def locked(path: Path) -> Iterator[None]:
+    """Hold the lock of the file at `path`, shared by every cardrules process (waiting at most
+    `LOCK_TIMEOUT` seconds for another process)."""
     lock = lock_path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with FileLock(lock, timeout=LOCK_TIMEOUT):
             yield
     except Timeout:
-        raise SaveError(f"another cardrules process holds the store {path}: gave up after waiting "
+        raise SaveError(f"another cardrules process holds {path}: gave up after waiting "
                         f"{LOCK_TIMEOUT:g} s for its lock file {lock}") from None
     except OSError as exc:
         raise SaveError(f"cannot update {path}: {exc}") from None
@@ -245,7 +252,7 @@ def save(ruleset: str, start: dict[str, Any], end: dict[str, Any]) -> None:
     if all(value == start.get(name, value) for name, value in end.items()):
         return  # no change: nothing to write
     path = store_path()
-    with _locked(path):
+    with locked(path):
         data = _read_all(path)
         values = dict(data.get(ruleset, {}))
         for name, value in end.items():  # an unchanged value is kept (written if it was missing)
@@ -260,7 +267,7 @@ def save(ruleset: str, start: dict[str, Any], end: dict[str, Any]) -> None:
                 raise SaveError(f"cannot save `{name}` of {ruleset} in {path}: {problem}; nothing was saved")
             values[name] = new
         data[ruleset] = values
-        _write_all(path, data)
+        write_json(path, data)
 
 
 def reset(ruleset: str) -> Path | None:
@@ -268,7 +275,7 @@ def reset(ruleset: str) -> Path | None:
     path = store_path()
     if not path.exists():
         return None
-    with _locked(path):
+    with locked(path):
         try:
             data = _read_all(path)
             backup = None
@@ -281,5 +288,5 @@ def reset(ruleset: str) -> Path | None:
             data = {}
         if ruleset in data or backup is not None:
             data.pop(ruleset, None)
-            _write_all(path, data)
+            write_json(path, data)
     return backup

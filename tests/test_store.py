@@ -266,7 +266,7 @@ def test_a_held_lock_makes_save_wait_then_fail_clearly(monkeypatch: pytest.Monke
             store.save(VEGAS, {"balance": 7}, {"balance": 9})
         assert time.monotonic() - began >= 0.4
     message = str(error.value)
-    assert "another cardrules process holds the store" in message and str(lock) in message
+    assert f"another cardrules process holds {path}" in message and str(lock) in message
     assert saved()[VEGAS]["balance"] == 7
 
 
