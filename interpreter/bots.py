@@ -5,6 +5,9 @@
 - `montecarlo`: flat Monte Carlo: random playouts after each candidate move, the best mean result.
 - `ismcts`: information-set Monte Carlo tree search, for games with hidden cards.
 
+`suggest_move` is the terminal's `hint`: a short search on the seat's view that avoids going
+back to a position the game has been in.
+
 Each bot has its own seeded random generator, so a game played by bots is the same
 on every machine for the same seeds. A bot decides from what its seat may see: the
 legal moves offered to it, and copies of the game in which every card it cannot see
@@ -69,6 +72,93 @@ class GreedyBot:
             elif gain == best_gain:
                 best.append(move)
         return self.rng.choice(best)
+
+
+# The hint (`suggest_move`): moves looked at, at most, over all its imagined deals, and how many deals.
+HINT_BUDGET = 3_000
+HINT_WORLDS = 3
+HINT_WIN = 1_000_000  # what a won (lost) end adds to (takes from) a position's value in the hint's search
+
+
+def view_key(game: Game, seat: int) -> tuple[Any, ...]:
+    """A position as `seat` sees it: each pile's cards (those it cannot see as -1), the variables,
+    the seat to act and the phase. Equal keys look the same to the seat."""
+    S = game.state
+    visible = game.visible
+    piles = tuple(tuple(card if visible(card, p, seat) else -1 for card in pile) for p, pile in enumerate(S.piles))
+    return piles, tuple(S.vars), S.current, S.phase
+
+
+def seen_views(game: Game, seat: int) -> set[tuple[Any, ...]]:
+    """The positions of the game so far (its start and after each move), as `seat` sees them now."""
+    trial = game.clone()
+    seen = {view_key(trial, seat)}
+    while trial.state.marks:
+        trial.undo()
+        seen.add(view_key(trial, seat))
+    return seen
+
+
+def suggest_move(game: Game, seen: set[tuple[Any, ...]] | None = None, budget: int = HINT_BUDGET,
+                 worlds: int = HINT_WORLDS) -> Move:
+    """A move to suggest to the seat to act (the `hint` command), decided from its view alone.
+
+    A short search: on `worlds` copies of the game in which the cards the seat cannot see are
+    dealt anew (`Game.determinize`, from a seed drawn from the seat's view, so the same position
+    gets the same hint), each legal move is valued by the best position two moves deep (the
+    seat's score or `heuristic`, a won or lost end above or below any), summed over the copies.
+    A move back to a position the game has already been in (`seen`: by default every position
+    since the deal) is suggested only if every move is one; among equals, the move after which
+    the seat sees the most cards, then the first listed. `budget` bounds the moves looked at."""
+    moves = game.legal_moves()
+    if len(moves) <= 1:
+        if not moves:
+            raise ValueError("there is no legal move to suggest")
+        return moves[0]
+    seat = game.current_player
+    if seen is None:
+        seen = seen_views(game, seat)
+    digest = hashlib.sha256(repr(view_key(game, seat)).encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    values = [0.0] * len(moves)
+    fresh = [True] * len(moves)
+    sight = [0] * len(moves)
+    left = [budget]
+
+    def value(trial: Game, depth: int) -> float:
+        here = float(trial.evaluation(seat))
+        if trial.is_over:
+            won = trial.outcome == "won" if trial.players == 1 else seat in (trial.winners() or [])
+            return here + (HINT_WIN if won else -HINT_WIN if trial.outcome != "limit" else 0)
+        if depth == 0 or left[0] <= 0 or trial.current_player != seat:
+            return here
+        best = here
+        for move in trial.legal_moves():
+            if left[0] <= 0:
+                break
+            left[0] -= 1
+            trial.apply(move)
+            best = max(best, value(trial, depth - 1))
+            trial.undo()
+        return best
+
+    for _ in range(worlds):
+        trial = game.determinize(seat, rng)
+        by_key = {move.key(): move for move in trial.legal_moves()}
+        for index, move in enumerate(moves):
+            mine = by_key.get(move.key())
+            if mine is None:
+                continue
+            left[0] -= 1
+            trial.apply(mine)
+            if view_key(trial, seat) in seen:
+                fresh[index] = False
+            sight[index] = max(sight[index], sum(1 for p, pile in enumerate(trial.state.piles)
+                                                 for card in pile if trial.visible(card, p, seat)))
+            values[index] += value(trial, 1)
+            trial.undo()
+    candidates = [i for i in range(len(moves)) if fresh[i]] or list(range(len(moves)))
+    return moves[max(candidates, key=lambda i: (values[i], sight[i], -i))]
 
 
 def result_value(game: Game, seat: int, low: float, high: float) -> float:

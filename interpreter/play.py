@@ -37,7 +37,7 @@ from rich.console import Console
 from rich.text import Text
 
 from . import render, saves, store
-from .bots import BOT_KINDS, Bot, BotParameterError, GreedyBot, bot_params, make_bot
+from .bots import BOT_KINDS, Bot, BotParameterError, bot_params, make_bot, suggest_move
 from .engine import Game, Move
 from .errors import CardrulesError, IllegalMoveError, printable
 from .ruleset import Ruleset
@@ -139,9 +139,8 @@ class Session:
             if word == "show":
                 self.show(player, moves)
                 continue
-            if word == "hint":  # decided on the seat's own view (the bot determinizes)
-                hint = GreedyBot(len(game.history)).choose(game)
-                self.console.print(render.Text("hint: ").append_text(render.describe_move(game, hint)))
+            if word == "hint":  # decided on the seat's own view (the search determinizes)
+                self.console.print(render.hint_text(game, suggest_move(game)))
                 continue
             if word in ("undo", "redo"):
                 try:
@@ -680,8 +679,7 @@ class RealtimeSession:
                 if not game.legal_moves():
                     self._say(Text("hint: you have no move now; wait for the others"))
                     return True
-                hint = GreedyBot(len(game.history)).choose(game)
-                self._say(Text("hint: ").append_text(render.describe_move(game, hint)))
+                self._say(render.hint_text(game, suggest_move(game)))
                 return True
             try:
                 if word == "undo":

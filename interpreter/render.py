@@ -251,6 +251,19 @@ def describe_move(game: Game, move: Move) -> Text:
                       lambda card: _visible(game, move.src, card, game.current_player))
 
 
+def hint_text(game: Game, move: Move) -> Text:
+    """`hint: t3>f1   (A♥, the move to_foundation)`: the text to type, as it parses back, then in
+    brackets the card it moves (as the seat to play sees it) and the move's name."""
+    text = Text("hint: ").append(move.text(), style="bold cyan")
+    card = moved_card(game, move)
+    text.append("   (", style="dim")
+    if card is not None:
+        text.append_text(card_text(game, _visible(game, move.src, card, game.current_player)))
+        text.append(f" +{move.count - 1}, " if move.count > 1 else ", ", style="dim")
+    text.append(game.rules.moves[move.template].name.replace("_", " "), style="dim")
+    return text.append(")", style="dim")
+
+
 def record_text(game: Game, move: Move, player: int | None) -> str:
     """The text of a move made (the last time it was made) as `player` (None: a spectator) may know
     it (`Game.record`): a card it names that `player` could not see is written `?`."""
