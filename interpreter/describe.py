@@ -363,14 +363,15 @@ class Speaker:
     """Speaks expression trees in English, with the names of one context (`names`)."""
 
     def __init__(self, book: Book, names: dict[str, Term] | None = None, budget: list[int] | None = None,
-                 depth: int = 0) -> None:
+                 depth: int = 0, calls: dict[str, int] | None = None) -> None:
         self.book = book
         self.names = dict(names or {})
         self.budget = budget if budget is not None else [INLINE_BUDGET]
         self.depth = depth
+        self.calls = calls  # how often the expression being spoken calls each function (None: not begun)
 
     def with_names(self, extra: dict[str, Term]) -> Speaker:
-        return Speaker(self.book, {**self.names, **extra}, self.budget, self.depth)
+        return Speaker(self.book, {**self.names, **extra}, self.budget, self.depth, self.calls)
 
     # -- entry points ------------------------------------------------------------------------
 
@@ -385,6 +386,8 @@ class Speaker:
     def say(self, node: Node, neg: bool = False, top: bool = True) -> str:
         """`node` in words (negated with `neg`); `top`: not inside another construct's words, so
         a conditional or a list of alternatives needs no parentheses."""
+        if self.calls is None:  # a whole expression: its own budget for functions written out
+            return Speaker(self.book, self.names, [INLINE_BUDGET], self.depth, _call_counts(node)).say(node, neg, top)
         method = getattr(self, f"_{type(node).__name__.lower()}", None)
         if method is None:  # pragma: no cover - every node kind of parser.py has a method
             return self._not(f"`{show(node)}`", neg)
@@ -459,7 +462,7 @@ class Speaker:
             text = self.names[name].text
         elif name in self.book.variables:
             owner = self.names.get("player", Term("the player")).text
-            text = possessive(owner, _plain(name)) if self.book.variables[name] else _plain(name)
+            text = possessive(owner, name) if self.book.variables[name] else name
         elif name in self.book.zones:
             text = self.book.zone_term(name).text
         elif name in _GLOBALS:
@@ -732,7 +735,7 @@ class Speaker:
         if func == "of" and len(args) == 2 and isinstance(args[0], Name):
             name = args[0].name
             zone = self.book.zones.get(name)
-            thing = (zone.label if zone.single else zone.plural) if zone is not None else _plain(name)
+            thing = (zone.label if zone.single else zone.plural) if zone is not None else name
             return self._not(possessive(f"seat {said[1]}" if isinstance(args[1], Const) else said[1], thing), neg)
         if func == "team" and len(args) == 1 and self.book.teams:
             return self._not(possessive(one, "team"), neg)
@@ -742,7 +745,8 @@ class Speaker:
 
     def _function(self, node: Call, neg: bool, top: bool) -> str:
         params, body = self.book.functions[node.func]
-        if len(params) == len(node.args) and self.depth < INLINE_DEPTH:
+        once = (self.calls or {}).get(node.func, 0) <= 1  # called again in the expression: named
+        if len(params) == len(node.args) and self.depth < INLINE_DEPTH and once:
             inlined = simplify(body, self.book, dict(zip(params, node.args)))
             cost = size(inlined)
             if size(body) <= INLINE_NODES and cost <= self.budget[0]:
@@ -761,6 +765,17 @@ _GLOBALS = {
     "player": "the player",
     "move": "the move's name",
 }
+
+
+def _call_counts(node: Node) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Call):
+            counts[current.func] = counts.get(current.func, 0) + 1
+        stack.extend(_children(current))
+    return counts
 
 
 def _parse(source: Any) -> Node:
@@ -1004,7 +1019,7 @@ class _Describer:
                 facts.append("a move to an empty pile is offered for the first empty one only")
             if spec.get("covered_by") is not None:
                 speaker = self.speaker({"i": Term("i", "number")})
-                facts.append("pile i lies under the piles "
+                facts.append("pile i lies under the piles whose indexes are "
                              f"{self.words(('zones', name, 'covered_by'), spec['covered_by'], speaker)}; a pile "
                              "with a card on it is covered, and no move takes from it or puts onto it")
             self.out.item(f"{info.label}: " + "; ".join(facts) + ".")
@@ -1278,14 +1293,20 @@ class _Describer:
             iterable = simplify(loop.iterable, self.book)
             names = speaker._loop_names(loop.names, iterable)
             inner = speaker.with_names(names)
-            out.item(f"For each {' and '.join(loop.names)} in {speaker.say(iterable)}:", level)
+            if isinstance(iterable, ListLit) and len(iterable.items) == 1 and len(loop.names) == 1:
+                out.item(f"With {loop.names[0]} = {speaker.say(iterable.items[0])}:", level)
+            elif isinstance(iterable, ListLit) and iterable.items:
+                items = _join([speaker.say(i, top=False) for i in iterable.items])
+                out.item(f"For each {' and '.join(loop.names)} of {items}:", level)
+            else:
+                out.item(f"For each {' and '.join(loop.names)} in {speaker.say(iterable)}:", level)
             self.effects(path + ("do",), effect.get("do") or [], inner, level + 1)
         elif verb == "act":
             phase = f", in the {body['phase']} phase" if body.get("phase") else ""
             out.item(f"{_capital(say('seat', body['seat']))} must make one move now{phase}; then the turn comes back.",
                      level)
         elif verb == "turn_to":
-            out.item(f"{_capital(self.words(here, body, speaker))} takes the next turn.", level)
+            out.item(f"The next turn goes to {self.words(here, body, speaker)}.", level)
         elif verb == "end":
             reason = f": {body['reason']}" if body.get("reason") else ""
             out.item(f"The game ends, {_RESULT_WORDS.get(body['result'], body['result'])}{reason}.", level)
@@ -1320,7 +1341,7 @@ class _Describer:
             what = f"{self.words(path + ('card',), body['card'], speaker)} (wherever it lies in {source})"
         elif body.get("count") is not None:
             count = self.words(path + ("count",), body["count"], speaker)
-            what = f"{count} card{'s' if count != '1' else ''} from the top of {source} (as many as it holds)"
+            what = f"{count} card{'s' if count != '1' else ''} from the top of {source}"
         elif body.get("from"):
             what = f"all the cards of {source}"
         else:
@@ -1394,9 +1415,10 @@ class _Describer:
             elif condition:
                 head = f"If {condition}:"
             else:
-                head = "Always:"
-            self.out.item(head, 1)
-            self.effects(path + ("do",), trigger.get("do") or [], inner, 2)
+                head = ""
+            if head:
+                self.out.item(head, 1)
+            self.effects(path + ("do",), trigger.get("do") or [], inner, 2 if head else 1)
             if trigger.get("repeat"):
                 self.out.item("This repeats until it no longer applies.", 1)
 
