@@ -511,3 +511,28 @@ def test_the_rules_command_loads_neither_the_terminal_library_nor_the_store() ->
     assert isinstance(modules, set)
     assert "cardrules.describe" in modules
     assert not {"rich", "cardrules.store", "cardrules.play"} & modules
+
+
+def test_the_excerpt_in_the_language_reference_is_real_output() -> None:
+    docs = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = docs[docs.index('<a id="rules-in-words"></a>'):docs.index("## Errors")]
+    excerpt = section[section.index("```\n") + 4:section.rindex("```")]
+    out = run("rules", "klondike", "-o", "draw=3").stdout.splitlines()
+    for line in excerpt.splitlines():
+        if line.strip() != "...":
+            assert line in out, line
+
+
+FIXTURES = sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "tests" / "fixtures")))
+def test_every_fixture_that_loads_prints_without_an_internal_error(path: Path) -> None:
+    from cardrules.errors import CardrulesError
+
+    try:
+        document = describe(path)
+    except CardrulesError:  # a broken fixture, a deck, or one that needs a search path: the loader's error
+        return
+    assert render_text(document, 80) and render_markdown(document)
+    assert describe(path, fold=False).blocks
