@@ -428,6 +428,37 @@ def list_rulesets() -> None:
             console.print(Padding(Text("options: ", style="dim").append(options, style=""), (0, 0, 0, 4)))
 
 
+@app.command("rules")
+def rules_text(
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
+    option: list[str] = _ruleset_option(),  # noqa: B008 - as every command takes it
+    output_format: str = typer.Option("text", "--format", metavar="text|markdown", help="text (wrapped to the terminal) or markdown."),
+    width: int | None = typer.Option(None, "--width", min=30, help="Wrap text at this many columns (default: "
+                                        "the terminal's width, 80 when not a terminal)."),
+    no_fold: bool = typer.Option(False, "--no-fold", help="Keep the options in the text (`the draw option`) "
+                                 "instead of folding them to the chosen values."),
+    search_path: list[Path] = _search_path_option(),  # noqa: B008
+) -> None:
+    """The rules in words: players, deck, options, zones, setup, each move with its conditions, triggers, end, score."""
+    import shutil
+
+    from .describe import describe, render_markdown, render_text
+
+    if output_format not in ("text", "markdown"):
+        raise typer.BadParameter(f"--format is text or markdown, not {output_format!r}")
+    try:
+        document = describe(ruleset, _pairs(option, "--option NAME"), tuple(search_path), fold=not no_fold)
+    except CardrulesError as error:
+        _fail(error)
+        return
+    if output_format == "markdown":
+        text = render_markdown(document)
+    else:
+        columns = width or (shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80)
+        text = render_text(document, columns)
+    typer.echo(printable(text), nl=False)
+
+
 @app.command()
 def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file schema instead.")) -> None:
     """Print the JSON Schema of ruleset files, variants included (or of deck files), for editors."""
