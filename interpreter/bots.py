@@ -118,8 +118,7 @@ def suggest_move(game: Game, seen: set[tuple[Any, ...]] | None = None, budget: i
     seat = game.current_player
     if seen is None:
         seen = seen_views(game, seat)
-    digest = hashlib.sha256(repr(view_key(game, seat)).encode()).digest()
-    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    rng = _view_rng(game, seat)
     values = [0.0] * len(moves)
     fresh = [True] * len(moves)
     sight = [0] * len(moves)
@@ -159,6 +158,29 @@ def suggest_move(game: Game, seen: set[tuple[Any, ...]] | None = None, budget: i
             trial.undo()
     candidates = [i for i in range(len(moves)) if fresh[i]] or list(range(len(moves)))
     return moves[max(candidates, key=lambda i: (values[i], sight[i], -i))]
+
+
+def _view_rng(game: Game, seat: int) -> random.Random:
+    """A generator seeded from what `seat` sees: decisions drawn from it give no hidden card away."""
+    digest = hashlib.sha256(repr(view_key(game, seat)).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def safe_move(game: Game, worlds: int = HINT_WORLDS) -> Move | None:
+    """The first legal move of the seat to act that its ruleset calls safe (`safe:`: it can never
+    hurt), for `play --autoplay`; None if there is none. Decided on the seat's view: the move must
+    be safe in each of `worlds` copies of the game with the cards the seat cannot see dealt anew."""
+    rules = game.rules
+    candidates = [move for move in game.legal_moves() if rules.moves[move.template].safe is not None]
+    if not candidates:
+        return None
+    seat = game.current_player
+    rng = _view_rng(game, seat)
+    trials = [game.determinize(seat, rng) for _ in range(worlds)]
+    for move in candidates:
+        if all(trial.is_safe(move) for trial in trials):
+            return move
+    return None
 
 
 def result_value(game: Game, seat: int, low: float, high: float) -> float:

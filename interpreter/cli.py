@@ -104,6 +104,9 @@ def play(
                                    "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
+    autoplay: bool = typer.Option(False, "--autoplay", help="Play for you the moves the ruleset calls safe "
+                                  "(`safe:`, such as Klondike's low cards to the foundations); undo takes them "
+                                  "back with your move."),
     resume: bool = typer.Option(False, "--resume", help="Go on with the last saved game of the ruleset (`save`, "
                                 "or `quit` at a terminal): its deal, options and seats (--seat may change a seat)."),
     search_path: List[Path] = _search_path_option(),
@@ -198,7 +201,8 @@ def play(
         def saver() -> Path:
             return saves.write_save(saves.game_to_save(game, file, seat_record))
 
-        session = Session(game, seats, console, interactive, quiet=as_json and not interactive, saver=saver)
+        session = Session(game, seats, console, interactive, quiet=as_json and not interactive, saver=saver,
+                          autoplay=autoplay)
         try:
             session.run()
         finally:

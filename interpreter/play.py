@@ -37,7 +37,7 @@ from rich.console import Console
 from rich.text import Text
 
 from . import render, saves, store
-from .bots import BOT_KINDS, Bot, BotParameterError, bot_params, make_bot, suggest_move
+from .bots import BOT_KINDS, Bot, BotParameterError, bot_params, make_bot, safe_move, suggest_move
 from .engine import Game, Move
 from .errors import CardrulesError, IllegalMoveError, printable
 from .ruleset import Ruleset
@@ -78,12 +78,14 @@ class Session:
     viewer: int | None = None               # the human seat whose view was shown last
     log: list[Any] = field(default_factory=list)       # the record of the moves, as everyone may see it
     seen: dict[int, int] = field(default_factory=dict)  # human seat -> moves of the log it has seen
-    # What each undo took back (its moves and their log entries), the last last, with the number of
-    # moves made when it was taken back: `redo` plays it again while no move has been made since.
-    undone: list[tuple[int, list[Move], list[Any]]] = field(default_factory=list)
+    # What each undo took back (its moves, their log entries and which of them autoplay made), the
+    # last last, with the number of moves made when it was taken back: `redo` plays it again while no move has been made since.
+    undone: list[tuple[int, list[Move], list[Any], set[int]]] = field(default_factory=list)
     # Writes the game to a new save file and returns its path (None: this game cannot be saved).
     saver: Callable[[], Path] | None = None
     saved_to: Path | None = None            # where the game was saved when the session stopped
+    autoplay: bool = False                  # play for the humans the moves their ruleset calls safe (`safe:`)
+    auto: set[int] = field(default_factory=set)  # the history indexes of the moves autoplay made
 
     @property
     def humans(self) -> list[int]:
@@ -234,8 +236,8 @@ class Session:
             trial.undo()
             steps += 1
             mover = trial.current_player
-            if self.seats.get(mover) is not None:
-                continue  # a bot's move: back further
+            if self.seats.get(mover) is not None or len(trial.history) in self.auto:
+                continue  # a bot's move, or one autoplay made after the seat's: back further
             if mover != me:
                 raise IllegalMoveError(f"the last move was seat {mover + 1}'s; you can take back only your own")
             break
@@ -245,7 +247,10 @@ class Session:
         del self.log[max(len(self.log) - steps, 0):]
         if self.undone and self.undone[-1][0] != len(game.history) + steps:
             self.undone.clear()  # moves were made since the last undo: what it took back is gone
-        self.undone.append((len(game.history), moves, entries))
+        start = len(game.history)
+        autos = {i - start for i in self.auto if i >= start}  # which of the moves autoplay made
+        self.auto -= {i + start for i in autos}
+        self.undone.append((start, moves, entries, autos))
 
     def _redo(self) -> None:
         """Play again the moves the last `undo` took back, if no move was made since."""
@@ -253,10 +258,11 @@ class Session:
         if not self.undone or self.undone[-1][0] != len(game.history):
             self.undone.clear()
             raise IllegalMoveError("there is nothing to redo")
-        _, moves, entries = self.undone.pop()
+        start, moves, entries, autos = self.undone.pop()
         for move in moves:
             game.apply(move)
         self.log.extend(entries)
+        self.auto |= {i + start for i in autos}
 
     def _read(self, prompt: str) -> str | None:
         if self.interactive:
@@ -301,7 +307,10 @@ class Session:
         while not game.is_over:
             player = game.current_player
             bot = self.seats.get(player)
-            if bot is not None:
+            auto = safe_move(game) if bot is None and self.autoplay else None
+            if auto is not None:
+                move = auto
+            elif bot is not None:
                 move = bot.choose(game)
             else:
                 chosen = self.human_turn()
@@ -317,8 +326,12 @@ class Session:
             if game.players > 1:
                 entry.append(f"seat {player + 1}{' (forced)' if forced else ''}: ", style="dim")
             entry.append_text(render.describe_played(game, move, card, record_view))
+            if auto is not None:
+                self.auto.add(len(game.history) - 1)
+                entry.append(" (auto)", style="dim")
             self.log.append(entry)
-            if not self.quiet and (bot is None and not self.interactive or bot is not None and humans):
+            if not self.quiet and (bot is None and (not self.interactive or auto is not None)
+                                   or bot is not None and humans):
                 self.console.print(entry)
         if not self.quiet and self.saved_to is None:
             self.console.print(render.render_table(game, self.public))
