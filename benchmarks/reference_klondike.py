@@ -199,7 +199,8 @@ class ReferenceKlondike:
         elif self._waste and (self._max_redeals is None or self._redeals < self._max_redeals):
             add("redeal")
 
-        # Foundations: which empty ones take Aces, which one wants which card.
+        # Foundations: which one wants which card, and the first empty one, which takes an Ace (the
+        # four are alike: an Ace is offered to the first empty foundation only).
         empty_f: list[int] = []
         want: dict[int, int] = {}
         for k, f in enumerate(self._found):
@@ -207,7 +208,7 @@ class ReferenceKlondike:
                 nxt = _NEXT_UP[f[-1]]
                 if nxt >= 0:
                     want[nxt] = k
-            else:
+            elif not empty_f:
                 empty_f.append(k)
         # Tableau: top card -> column, and the empty columns.
         empty_t: list[int] = []
