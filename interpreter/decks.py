@@ -16,6 +16,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,11 @@ class Deck:
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    @cached_property
+    def spaced_faces(self) -> bool:
+        """Does a face hold a space (`Painter 3 ☀⌘`)? Then the terminal sets cards two spaces apart."""
+        return any(" " in face for face in self.faces)
 
     def copy(self) -> Deck:
         """The same deck with its own attribute and card mappings (the strings are shared)."""
@@ -114,7 +120,7 @@ def _format(template: str, card: dict[str, Any], values: dict[str, dict[Any, str
             return "".join(one(name, v) for v in value)
         return "" if value is None else one(name, value)
 
-    return _FIELD.sub(field, template)
+    return " ".join(_FIELD.sub(field, template).split())  # a field left empty leaves no double space
 
 
 # Decks built: (name shown, text) -> the deck, never handed out itself. Sized in bytes, roughly.

@@ -45,7 +45,7 @@ from .scheduler import DEFAULT_SPEED, Agent, Record, Scheduler, simulate
 
 HELP = """Commands:
   <number>        play the move with that number in the list
-  <move text>     play a move by its text, e.g. t3>f1 or tableau3>foundation1
+  <move text>     play a move by its text, e.g. {example}
   undo            take back your last move (and the bots' moves after it)
   redo            play again what the last undo took back (until another move is made)
   hint            suggest a move
@@ -134,7 +134,7 @@ class Session:
                     return None
                 continue
             if word in ("help", "?"):
-                self.console.print(Text(HELP))
+                self.console.print(help_text(HELP, game))
                 self.console.print(Text(f"\nMoves of {game.rules.title}:"))
                 self.console.print(render.render_rules_help(game))
                 continue
@@ -448,12 +448,26 @@ def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int) -> Non
 REALTIME_HELP = """Everyone plays at once: the bots move at their own speed while you think.
 Commands:
   <number>        play the move with that number in the list
-  <move text>     play a move by its text, e.g. n>w2 or draw (your own seat's moves)
+  <move text>     play a move by its text, e.g. {example} (your own seat's moves)
   hint            suggest a move
   show            draw the table again
   help            this text
   quit            stop the game
 A move someone else's move has made impossible meanwhile is refused ("too late")."""
+
+def help_text(template: str, game: Game) -> Text:
+    """A help text (`HELP`, `REALTIME_HELP`) with its example move taken from the game at hand:
+    a legal move now, in its short and long forms (`w>t7 or waste>tableau7`)."""
+    moves = game.legal_moves()
+    move = next((m for m in moves if ">" in m.text()), moves[0] if moves else None)
+    if move is None:
+        example = game.rules.moves[0].name if game.rules.moves else "a move's text"
+    elif move.text(long=True) != move.text():
+        example = f"{move.text()} or {move.text(long=True)}"
+    else:
+        example = move.text()
+    return Text(template.format(example=example))
+
 
 CLEAR = "\x1b[H\x1b[2J"   # the cursor home and the screen cleared, written with the new frame at once
 
@@ -679,7 +693,7 @@ class RealtimeSession:
             if self.game.is_over:
                 return True
             if word in ("help", "?"):
-                self._say(Text(REALTIME_HELP), Text(f"\nMoves of {self.game.rules.title}:"),
+                self._say(help_text(REALTIME_HELP, self.game), Text(f"\nMoves of {self.game.rules.title}:"),
                           render.render_rules_help(self.game))
                 return True
             if word == "show":
@@ -805,11 +819,14 @@ class RealtimeSession:
         self.console.print(render.render_moves(self.game, self._shown))
 
     def _intro(self) -> None:
+        self.console.print(self._intro_text())
+
+    def _intro_text(self) -> Text:
         bots = ", ".join(f"seat {s + 1} {b.name} at {self.speeds.get(s, DEFAULT_SPEED):g}/s"
                          for s, b in sorted(self.seats.items()) if b is not None)
         clock = "one line a second, in simulated time" if self.simulated else "in real time"
-        self.console.print(f"[bold]seat {self.human + 1}[/bold] (you) against {bots}: everyone plays at once, "
-                           f"{clock}", highlight=False)
+        return Text(f"seat {self.human + 1}", style="bold").append(f" (you) against {bots}: everyone plays at "
+                                                                   f"once, {clock}")
 
     def draw(self) -> None:
         """Draw the screen afresh: the table as the human sees it, the others' last actions, the human's
@@ -819,19 +836,41 @@ class RealtimeSession:
         self._changed = False
         self.redraws += 1
         console = self.console
+
+        def lines(*parts: Any) -> int:
+            return sum(len(console.render_lines(part, pad=False)) for part in parts)
+
+        # What must stay in sight on a screen of `height` lines: the shared piles and the human's own
+        # (the other seats go one line each when the full table would not fit), the moves (cut short
+        # if need be), the prompt; the others' recent actions take what room is left.
+        height = console.size.height
+        head = [self._intro_text(), Text(f"{self.clock():.1f}s", style="dim")]
+        table = render.render_seats_table(game, self.human)
+        fixed = 1 + lines(*self.message) + (0 if game.is_over else 1)  # the prompt, "Your moves:"
+        moves = render.render_moves(game, self._shown) if self._shown and not game.is_over else None
+        if fixed + lines(*head, table) + (lines(moves) if moves is not None else 1) > height:
+            table = render.render_seats_table(game, self.human, compact=True)
+        room = height - fixed - lines(*head, table)
+        shown = self._shown
+        while moves is not None and len(shown) > 1 and lines(moves) > max(room, 3):
+            shown = shown[:max(1, len(shown) * 3 // 4)]
+            moves = render.render_moves(game, shown)
+        room -= lines(moves) if moves is not None else 1
         with console.capture() as capture:
-            self._intro()
-            console.print(Text(f"{self.clock():.1f}s", style="dim"))
-            console.print(render.render_seats_table(game, self.human))
-            others = [entry for seat, entry in self.log if seat != self.human][-self.recent:]
+            for part in head:
+                console.print(part)
+            console.print(table)
+            others = [entry for seat, entry in self.log if seat != self.human][-min(self.recent, room - 1):] \
+                if room > 1 else []
             if others:
                 console.print(Text("Lately:", style="dim"))
                 for entry in others:
-                    console.print(Text("  ").append_text(entry))
+                    console.print(Text("  ").append_text(entry), no_wrap=True, overflow="ellipsis")
             if not game.is_over:
-                console.print(Text("Your moves:", style="dim"))
-                if self._shown:
-                    console.print(render.render_moves(game, self._shown))
+                console.print(Text("Your moves:", style="dim") if len(shown) == len(self._shown) else
+                              Text(f"Your moves (the first {len(shown)} of {len(self._shown)}):", style="dim"))
+                if moves is not None:
+                    console.print(moves)
                 else:
                     console.print(Text("  none now: wait for the others", style="dim"))
             for part in self.message:
@@ -873,7 +912,7 @@ def play_simultaneous(game: Game, seats: dict[int, Bot | None], specs: dict[int,
         with terminal:
             # The clock starts when the human is ready: a first look at the table, and the rules of play.
             console.print(render.render_seats_table(game, session.human))
-            console.print(REALTIME_HELP, highlight=False)
+            console.print(help_text(REALTIME_HELP, game))
             bots = ", ".join(f"seat {s + 1} at {speed:g}/s" for s, speed in sorted(speeds.items()))
             console.print(f"[bold]Press Enter to start the clock[/bold] (bots: {bots}) ", end="")
             try:
@@ -972,6 +1011,7 @@ __all__ = [
     "TimedLines",
     "check_seats",
     "count_result",
+    "help_text",
     "make_bot",
     "parse_seat",
     "play_simultaneous",

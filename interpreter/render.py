@@ -63,9 +63,45 @@ def _pile_line(game: Game, zone: str, pile: int, player: int | None) -> Text:
         text.append(f"({len(cards) - len(shown)}) ", style="dim")
     for i, card in enumerate(shown):
         if i:
-            text.append(" ")
+            text.append(_gap(game))
         text.append_text(card_text(game, _visible(game, pile, card, player)))
     return text
+
+
+def _gap(game: Game) -> str:
+    """What separates cards side by side: two spaces where a face holds one (`Painter 3 ☀⌘`)."""
+    return "  " if game.rules.deck.spaced_faces else " "
+
+
+class CardRow:
+    """A pile drawn as a row of cards that wraps between cards, never inside one (a face such as
+    `Painter 3 ☀⌘` holds spaces): continuation lines are indented past the pile's name."""
+
+    def __init__(self, label: Text, cards: list[Text], gap: str = " ") -> None:
+        self.label, self.cards, self.gap = label, cards, gap
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        width = max(options.max_width, 1)
+        indent = min(self.label.cell_len, width // 2)
+        line = self.label.copy()
+        for card in self.cards:
+            if line.cell_len > indent and line.cell_len + len(self.gap) + card.cell_len > width:
+                yield line
+                line = Text(" " * indent)
+            elif line.cell_len > indent:
+                line.append(self.gap)
+            line.append_text(card)
+        line.truncate(width, overflow="ellipsis")
+        yield line
+
+
+def _row_line(game: Game, zone: str, pile: int, player: int | None) -> CardRow | Text:
+    """A pile shown as a `row`: every card, wrapped between cards."""
+    cards = game.state.piles[pile]
+    if not cards:
+        return _pile_line(game, zone, pile, player)
+    return CardRow(Text(f"{game.rules.pile_names[pile]} ", style="dim"),
+                   [card_text(game, _visible(game, pile, card, player)) for card in cards], _gap(game))
 
 
 def _column_table(game: Game, zone: str, player: int | None, piles: tuple[int, ...] | None = None) -> Table:
@@ -134,10 +170,11 @@ def render_table(game: Game, player: int | None = 0) -> Group:
     return Group(*parts)
 
 
-def render_seats_table(game: Game, player: int | None = 0) -> Group:
+def render_seats_table(game: Game, player: int | None = 0, compact: bool = False) -> Group:
     """The table of a game where every seat plays at once, as `player` sees it (None: a spectator):
     the shared zones first, then each seat's own piles together (the viewer's first), laid out as
-    the ruleset's layout says."""
+    the ruleset's layout says. `compact`: the other seats one line each (each pile's top card and
+    its size), so that a small screen keeps the shared piles and the viewer's own in sight."""
     rules = game.rules
     shared = [[z for z in row if rules.zones[z].seat_piles is None] for row in rules.layout]
     own = [[z for z in row if rules.zones[z].seat_piles is not None] for row in rules.layout]
@@ -147,10 +184,31 @@ def render_seats_table(game: Game, player: int | None = 0) -> Group:
         seats.remove(player)
         seats.insert(0, player)
     for seat in seats:
+        if compact and seat != player:
+            parts.append(_seat_line(game, [z for row in own for z in row], player, seat))
+            continue
         parts.append(Text(f"seat {seat + 1}" + (" (you)" if seat == player else ""), style="bold"))
         parts.extend(_layout_rows(game, [row for row in own if row], player, seat))
+    if compact:
+        parts.append(Text(""))
     parts.append(status_line(game, player))
     return Group(*parts)
+
+
+def _seat_line(game: Game, zones: list[str], player: int | None, seat: int) -> Text:
+    """A seat's own piles on one line, as `player` sees them: each pile's top card and its size."""
+    text = Text(f"seat {seat + 1} ", style="bold", no_wrap=True, overflow="ellipsis")
+    for zone in zones:
+        for pile in _shown_piles(game, zone, seat):
+            cards = game.state.piles[pile]
+            text.append(f" {game.rules.pile_names[pile].split('@')[0]} ", style="dim")
+            if not cards:
+                text.append(EMPTY, style="dim")
+                continue
+            text.append_text(card_text(game, _visible(game, pile, cards[-1], player)))
+            if len(cards) > 1:
+                text.append(f"({len(cards)})", style="dim")
+    return text
 
 
 def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: int | None = None) -> list[Any]:
@@ -178,7 +236,7 @@ def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: 
                 if line.plain:
                     parts.append(line)
                     line = Text()
-                parts.extend(_pile_line(game, zone, pile, player) for pile in piles)
+                parts.extend(_row_line(game, zone, pile, player) for pile in piles)
                 continue
             for pile in piles:
                 if line.plain:

@@ -341,3 +341,14 @@ def test_cascades_scripted_play_shows_decktet_cards_and_tiers() -> None:
     assert result.exit_code == 0, result.stderr
     assert "Ace ☾" in result.stdout or "Ace ☀" in result.stdout
     assert all(f"t{i}" in result.stdout for i in (1, 2, 3))
+
+
+@pytest.mark.parametrize("ruleset, args", [("klondike", []), ("ten-bucks", ["--players", "2", "--seat", "2=random"]),
+                                           ("cascades", []), ("dollartaire", [])])
+def test_help_shows_an_example_move_of_the_game_at_hand(ruleset: str, args: list[str]) -> None:
+    result = run("play", ruleset, "--seed", "5", *args, "--json", input="help\nquit\n")
+    line = next(line for line in result.output.splitlines() if "play a move by its text" in line)
+    example = line.split("e.g. ", 1)[1].split(" or ")[0].split(" (")[0].strip()
+    game = load_ruleset(ruleset).new_game(seed=5, players=2 if args else None)
+    assert game.parse_move(example) in game.legal_moves()
+    assert ruleset == "klondike" or "t3>f1" not in line

@@ -43,7 +43,7 @@ def test_decktet_lists_every_card_with_its_suits_as_in_games_md() -> None:
 
 def test_decktet_faces_show_every_suit_of_a_card() -> None:
     deck = load_deck(DECKS / "decktet.yaml")
-    assert deck.faces[deck.codes.index("Island")] == "Island ☀≈♆"
+    assert deck.faces[deck.codes.index("Island")] == "Island 11 ☀≈♆"
 
 
 def test_dollar_bills_are_eight_copies_of_six_values() -> None:

@@ -355,3 +355,27 @@ def test_nobody_is_to_play_where_every_seat_plays_at_once() -> None:
     assert "to play" not in status_line(game, 0).plain
     ten = load_ruleset("ten-bucks").new_game(seed=5)
     assert "seat 1 to play" in status_line(ten, 0).plain
+
+
+def test_at_80x24_the_foundations_and_your_own_seat_stay_on_screen() -> None:
+    # Six seats of Nerts drawn in full take 33 lines: the other seats go one line each, the
+    # moves are cut short if need be, and the others' recent actions take what room is left.
+    game = load_ruleset("nerts").new_game(seed=5, players=6)
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, highlight=False, color_system=None)
+    source = TimedLines([(12.0, "show"), (20.0, "quit")])
+    seats: dict[int, Any] = {0: None, **{seat: make_bot("greedy", seat) for seat in range(1, 6)}}
+    session = RealtimeSession(game, seats, console, source, source.clock, {s: 2.0 for s in range(1, 6)}, seed=1,
+                              interactive=True, simulated=False)
+    session.run()
+    screens = out.getvalue().split(CLEAR)[1:-1]
+    assert len(screens) > 20
+    founded = 0
+    for screen in screens:
+        rows = screen.split("\n")
+        assert len(rows) <= 24, screen
+        assert all(len(row) <= 80 for row in rows), screen
+        assert "seat 1 (you)" in screen and "seat 1> " in rows[-1]
+        assert all(f"seat {s} " in screen for s in range(2, 7))  # every other seat, on a line of its own
+        founded += any(row.startswith("f1 ") for row in rows)
+    assert founded > 10  # once a foundation is started, it is on every screen
