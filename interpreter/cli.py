@@ -269,7 +269,8 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
                                    "ismcts), parameters after a colon: --seat 2=ismcts:iterations=100, and "
-                                   "speed=N where every seat plays at once. Seats not given are random."),
+                                   "speed=N where every seat plays at once. Seats not given are greedy (random with "
+                                   "--engine native, which plays random seats only)."),
     option: List[str] = _ruleset_option(),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (Ray: CPUs of the local Ray); 1 plays here."),

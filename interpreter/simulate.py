@@ -145,10 +145,12 @@ def _stamp(ruleset: str) -> str:
 
 def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
             options: Iterable[str] = (), seed: int = DEFAULT_SEED, search_path: Iterable[str] = (),
-            engine: str = "python", note: Callable[[str], None] = lambda line: None) -> Plan:
+            engine: str = "python", note: Callable[[str], None] = lambda line: None,
+            default_seat: str = "random") -> Plan:
     """Check a run's arguments and load the ruleset once: `seats` as `SEAT=KIND[:NAME=VALUE,...]`,
-    `options` as `NAME=VALUE`. Raises `SimulateError` for a bad argument, or the ruleset's own error.
-    `engine` "native" asks for the compiled backend (see `choose_engine`)."""
+    `options` as `NAME=VALUE`, the seats not given `default_seat`. Raises `SimulateError` for a bad
+    argument, or the ruleset's own error. `engine` "native" asks for the compiled backend (see
+    `choose_engine`)."""
     if games < 1:
         raise SimulateError(f"the number of games must be at least 1, not {games}")
     option_pairs = tuple(_pairs(options, "--option NAME"))
@@ -169,7 +171,7 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
                 raise SeatError(f"seat {index + 1}: a simulation plays bots only, not {spec.kind!r}")
             specs[index] = spec
         for s in range(count):
-            specs.setdefault(s, SeatSpec("random"))
+            specs.setdefault(s, SeatSpec(default_seat))
         check_seats(rules, specs, count)
     except SeatError as exc:
         raise SimulateError(str(exc)) from None
@@ -733,13 +735,13 @@ def simulate_games(ruleset: str, games: int, players: int | None = None, seats: 
                    options: Iterable[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1, backend: str = "local",
                    address: str | None = None, progress: Console | None = None,
                    search_path: Iterable[str] = (), engine: str = "python",
-                   note: Callable[[str], None] = lambda line: None) -> Run:
+                   note: Callable[[str], None] = lambda line: None, default_seat: str = "random") -> Run:
     """Check the arguments, play the games (with a progress bar on `progress`, if given) and
-    summarize them."""
+    summarize them. Seats not given play `default_seat`."""
     _check_backend(backend, jobs)
     if address is not None and backend != "ray":
         raise SimulateError("--address names a Ray cluster: give it with --backend ray")
-    plan = prepare(ruleset, games, players, seats, options, seed, search_path, engine, note)
+    plan = prepare(ruleset, games, players, seats, options, seed, search_path, engine, note, default_seat)
     if backend == "ray":
         import_ray()
     start = time.perf_counter()
@@ -760,10 +762,11 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
                      address: str | None = None, out: Path | None = None, csv_file: Path | None = None,
                      plots: Path | None = None, console: Console | None = None,
                      err_console: Console | None = None, show_progress: bool = True,
-                     search_path: Sequence[str] = (), engine: str = "python") -> int:
+                     search_path: Sequence[str] = (), engine: str = "python", default_seat: str | None = None) -> int:
     """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
-    The progress bar and errors go to `err_console` (standard error). Returns the exit code: 0, 1
-    for an error of the ruleset, a game or a file, 2 for a bad argument."""
+    Seats not given play `default_seat`, by default greedy bots, which can win (random ones with
+    the native engine, which plays random seats only). The progress bar and errors go to `err_console` (standard error). Returns
+    the exit code: 0, 1 for an error of the ruleset, a game or a file, 2 for a bad argument."""
     console = console if console is not None else Console(highlight=False)
     err_console = err_console if err_console is not None else Console(stderr=True, highlight=False)
     try:
@@ -771,7 +774,8 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
             check_plots()
         run = simulate_games(ruleset, games, players, seat, option, seed, jobs, backend, address,
                              err_console if show_progress else None, search_path, engine,
-                             lambda line: err_console.print(Text(printable(line)), soft_wrap=True))
+                             lambda line: err_console.print(Text(printable(line)), soft_wrap=True),
+                             default_seat or ("random" if engine == "native" else "greedy"))
         for part in render_summary(run.summary):
             console.print(part)
             console.print()

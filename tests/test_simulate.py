@@ -19,8 +19,10 @@ from cardrules.simulate import batches, prepare, run_games, simulate_command, si
 
 
 def command(*, ruleset: str, games: int, **kwargs: Any) -> tuple[int, str, str]:
-    """Run the command; its exit code, standard output and standard error (as text)."""
+    """Run the command (seats not given random, as the games played directly below); its exit
+    code, standard output and standard error (as text)."""
     out, err = io.StringIO(), io.StringIO()
+    kwargs.setdefault("default_seat", "random")
     code = simulate_command(ruleset, games, console=Console(file=out, width=200, highlight=False),
                             err_console=Console(file=err, width=200, highlight=False), **kwargs)
     return code, out.getvalue(), err.getvalue()
@@ -317,3 +319,14 @@ def test_a_long_bot_text_is_folded_whole_into_a_narrow_summary_table() -> None:
     kind_cells = [line.split("│")[1].strip() for line in seat_rows if line.count("│") >= 6]
     assert "…" not in out.getvalue()
     assert seat in "".join(kind_cells) and "random" in kind_cells
+
+
+def test_the_command_seats_greedy_bots_where_none_are_given(tmp_path: Path) -> None:
+    # A designer's first run should show games that can be won: greedy, not random, by default.
+    out = tmp_path / "run.json"
+    code, _, _ = command(ruleset="klondike", games=6, out=out, default_seat=None)
+    assert code == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["seats"] == {"1": "greedy"}
+    code, _, _ = command(ruleset="klondike", games=6, out=out, default_seat=None, engine="native")
+    assert code == 0 and json.loads(out.read_text(encoding="utf-8"))["seats"] == {"1": "random"}
