@@ -164,3 +164,32 @@ def test_the_module_run_as_a_command_reports_an_internal_error_in_one_line() -> 
     assert debug.returncode == 2 and "Traceback (most recent call last)" in debug.stderr
     listed = subprocess.run([sys.executable, "-m", "cardrules.cli", "list"], capture_output=True, text=True)
     assert listed.returncode == 0 and "klondike" in listed.stdout
+
+
+def test_cascades_tiers_wrap_between_cards_never_inside_one() -> None:
+    # Decktet faces hold spaces (`Painter 3 ☀⌘`): a tier longer than the screen breaks between
+    # cards (set two spaces apart), each continuation indented past the tier's name.
+    import random
+
+    from cardrules.render import render_table
+
+    rules = load_ruleset("cascades-v2", {"extended": True})
+    faces = set(rules.deck.faces)
+    checked = 0
+    for seed in range(1, 12):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.is_over or not game.legal_moves():
+                break
+            game.apply(rng.choice(game.legal_moves()))
+        for width in (40, 60, 80):
+            out = io.StringIO()
+            Console(file=out, width=width, color_system=None).print(render_table(game, 0))
+            for line in out.getvalue().splitlines():
+                assert len(line) <= width
+                if line.startswith(("t1 ", "t2 ", "t3 ", "   ")) and line.strip() and "[  ]" not in line:
+                    cards = line[3:].strip().split("  ")
+                    assert all(card in faces for card in cards), line
+                    checked += len(cards)
+    assert checked > 300
