@@ -627,6 +627,7 @@ class RealtimeSession:
     quiet: bool = False
     simulated: bool = True            # the clock is simulated (scripted input), not the real one
     recent: int = 6                   # the other seats' actions shown on screen
+    confirm_quit: bool = False        # `quit` abandons the game only when typed twice in a row
     log: list[tuple[int, Text]] = field(default_factory=list)   # (seat, entry) for every action
     message: list[Any] = field(default_factory=list)   # shown under the table until the next command
     redraws: int = 0
@@ -636,6 +637,7 @@ class RealtimeSession:
         if len(humans) != 1:
             raise ValueError("a real-time session has exactly one human seat")
         self.human = humans[0]
+        self._quitting = False  # `quit` was typed and asked to be confirmed (`confirm_quit`)
         agents: dict[int, Agent] = {s: b for s, b in self.seats.items() if b is not None}
         self.scheduler = Scheduler(self.game, agents, self.seed, dict(self.speeds))
         self._changed = True
@@ -682,13 +684,19 @@ class RealtimeSession:
         """Act on one line of the human's at the clock's time; False to stop the game."""
         at = self.clock()
         word = " ".join(line.strip().lower().split())
+        asked, self._quitting = self._quitting, False
         self.message = []
         self._changed = True
         try:
             if not word:
                 return True
             if word in ("quit", "q", "exit"):
-                return False
+                if not self.confirm_quit or asked:
+                    return False
+                self._quitting = True
+                self._say(Text("quit again to abandon the game (the clock runs on); anything else goes on",
+                               style="bold yellow"))
+                return True
             self._land(at)  # what is due by now happens first
             if self.game.is_over:
                 return True
@@ -908,7 +916,7 @@ def play_simultaneous(game: Game, seats: dict[int, Bot | None], specs: dict[int,
         start = [time.monotonic()]
         terminal = TerminalInput(stdin, console.file)
         session = RealtimeSession(game, seats, console, terminal, lambda: time.monotonic() - start[0], speeds, seed,
-                                  interactive=True, simulated=False)
+                                  interactive=True, simulated=False, confirm_quit=True)
         with terminal:
             # The clock starts when the human is ready: a first look at the table, and the rules of play.
             console.print(render.render_seats_table(game, session.human))

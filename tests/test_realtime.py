@@ -379,3 +379,13 @@ def test_at_80x24_the_foundations_and_your_own_seat_stay_on_screen() -> None:
         assert all(f"seat {s} " in screen for s in range(2, 7))  # every other seat, on a line of its own
         founded += any(row.startswith("f1 ") for row in rows)
     assert founded > 10  # once a foundation is started, it is on every screen
+
+
+def test_at_a_terminal_quit_must_be_typed_twice_to_abandon() -> None:
+    game = load_ruleset("nerts").new_game(seed=5)
+    session, out = realtime(game, [(2.0, "quit"), (3.0, "show"), (4.0, "quit"), (5.0, "quit")], {1: 1.0})
+    session.confirm_quit = True
+    session.run()
+    assert game.outcome == "abandoned"
+    assert "quit again to abandon the game" in out.getvalue()
+    assert 4.5 < max(float(e.plain.split("s ")[0]) for seat, e in session.log if seat == 1) < 5.5  # went on to 5 s
