@@ -676,7 +676,10 @@ class _MoveCheck:
                 count = 1
             else:
                 count = self.take_count(src)
-        if t.take == "any" and src >= 0:
+        theirs = t.seat_sources is not None and src >= 0 and src not in t.seat_sources[self.x.seat]
+        if t.take == "any" and src >= 0 and theirs:
+            pick = BLIND  # not the seat's pile (told by `piles`): its cards are not looked at
+        elif t.take == "any" and src >= 0:
             assert shape.picks is not None
             codes = self.rules.deck.codes
             if shape.picks == ("?",) * len(shape.picks) and len(shape.picks) == t.picks:
@@ -879,8 +882,9 @@ class _MoveCheck:
             return None
         spec = self.spec.get("select", {})
         if not move.selection:
-            return self.reason("it chooses further piles (select): write them after the source, "
-                               "as in NAME:SRC+P>DST")
+            example = next((m.text() for m in self.game.legal_moves(self.x.seat) if m.template == t.index), None)
+            return self.reason("it chooses further piles (select): write them after the source, as in "
+                               + (example or f"{t.name}:SRC+P>DST"))
         for p, count in move.selection:
             name = self.names(p)
             if p not in t.select_piles or p in (move.src, move.dst):
