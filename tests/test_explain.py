@@ -14,8 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from cardrules import ArgumentError, CardrulesError, IllegalMoveError, load_ruleset
 from cardrules.cli import app
 from cardrules.engine import Game
@@ -23,6 +21,7 @@ from cardrules.explain import Explanation, Marked, _Explainer, _pool
 from conftest import ROOT
 from helpers import play
 from test_klondike_rules import make_deal
+from typer.testing import CliRunner
 
 GUESS = str(ROOT / "tests" / "fixtures" / "explain" / "guess.yaml")
 BUNDLED = sorted(str(p) for p in (ROOT / "rulesets").glob("*.yaml"))
@@ -285,7 +284,7 @@ def test_every_ruleset_explains_its_legal_moves_as_legal_and_the_others_without_
 
 # -- the terminal --------------------------------------------------------------------------------
 
-def run(*args: str, input: str | None = None):  # noqa: A002 - mirrors CliRunner
+def run(*args: str, input: str | None = None):
     return CliRunner().invoke(app, list(args), input=input, env={"COLUMNS": "200"})
 
 
