@@ -65,6 +65,8 @@ MAX_POOL = 5_000
 SUGGESTIONS = 3
 # The widest part of an expression shown around its marked part.
 WIDTH = 100
+# The moves a brief explanation (`cardrules play`) tells, of those a text names.
+BRIEF_REASONS = 2
 
 
 @dataclass(frozen=True)
@@ -140,8 +142,12 @@ class Explanation:
             return out
         if self.problem:
             out.append(printable(self.problem))
-        for reason in self.reasons:
+        told = self.reasons[:BRIEF_REASONS] if brief else self.reasons
+        for reason in told:
             out.extend(reason.lines(brief))
+        if len(told) < len(self.reasons):
+            rest = len(self.reasons) - len(told)
+            out.append(f"(and {rest} more move{'s' if rest > 1 else ''} written so: game.explain tells all)")
         if self.suggestions:
             out.append("did you mean " + ", ".join(
                 printable(s) + (" (legal now)" if s in self.legal_suggestions else "") for s in self.suggestions) + "?")

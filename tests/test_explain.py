@@ -162,6 +162,17 @@ def test_a_condition_that_would_fail_past_the_match_index_is_told_by_the_match(t
     assert "match keys differ" in why.reasons[0].why
 
 
+def test_a_rule_past_the_step_limit_while_explaining_is_a_ruleset_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules import RulesetRuntimeError, compiler
+
+    game = load_ruleset("ten-bucks").new_game(seed=1)
+    game.legal_moves()
+    monkeypatch.setattr(compiler, "MAX_STEPS", 3)  # `no_bill`'s when looks at every bill of the hand
+    with pytest.raises(RulesetRuntimeError) as caught:
+        game.explain("no_bill")
+    assert caught.value.pos is not None
+
+
 # -- the checks before the conditions, in a game of several seats -----------------------------------
 
 def test_ten_bucks_tells_the_turn_and_the_phase() -> None:
