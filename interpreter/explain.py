@@ -1106,7 +1106,12 @@ def _explain(game: Game, wanted: str, shown: str, seat: int, legal_moves: list[M
             if same is not None:
                 reasons.append(check.reason(f"legal now, written '{same.text()}'"))
                 continue
-            reasons.append(check.check())
+            try:
+                reasons.append(check.check())
+            except StepLimitError as exc:  # reported at the move, as a listing's is
+                from .ruleset import runtime_error
+
+                raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
     suggestions: tuple[str, ...] = ()
     if not reasons:
         named = next((t for shape in shapes if shape.named for t in rules.moves

@@ -411,7 +411,8 @@ def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int) -> Non
 REALTIME_HELP = """Everyone plays at once: the bots move at their own speed while you think.
 Commands:
   <number>        play the move with that number in the list
-  <move text>     play a move by its text, e.g. n>w2 or draw (your own seat's moves)
+  <move text>     play a move by its text, e.g. n>w2 or draw (your own seat's moves;
+                  a text that is not a legal move now is answered with the reason)
   hint            suggest a move
   show            draw the table again
   help            this text
