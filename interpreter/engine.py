@@ -12,13 +12,16 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
 from .compiler import StepLimitError
 from .movegen import BLIND, remember
 from .observation import information_state_string, observation_string
 from .ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
+
+if TYPE_CHECKING:
+    from .explain import Explanation
 
 
 # Whether a move runs its template's generated apply function and the end conditions their generated
@@ -1288,6 +1291,16 @@ class Game:
                                    and wanted == texts[0].replace(f"@{move.actor + 1}", "", 1)):
                 return move
         raise IllegalMoveError(f"'{printable(text.strip())}' is not a legal move now")
+
+    def explain(self, text: str, seat: int | None = None) -> Explanation:
+        """Why `text` is, or is not, a legal move now for the seat to act (or `seat`): an
+        `Explanation` (`str()` reads it). Text that names no move gets "did you mean"
+        suggestions; a move that exists but is not legal now gets the check that fails, down
+        to the part of the ruleset's condition that is false (explain.py). It tells no card the
+        seat cannot see. Bad arguments raise as `parse_move` does."""
+        from .explain import explain
+
+        return explain(self, text, seat)
 
     # -- results and views ----------------------------------------------------------------
 

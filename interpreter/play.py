@@ -46,6 +46,7 @@ from .scheduler import DEFAULT_SPEED, Agent, Record, Scheduler, simulate
 HELP = """Commands:
   <number>        play the move with that number in the list
   <move text>     play a move by its text, e.g. {example}
+                  (a text that is not a legal move now is answered with the reason)
   undo            take back your last move (and the bots' moves after it)
   redo            play again what the last undo took back (until another move is made)
   hint            suggest a move
@@ -55,6 +56,17 @@ HELP = """Commands:
   quit            stop the game (at a terminal: asks whether to save it first)"""
 
 RECALL = 30  # at most this many moves since a seat last looked are recalled at a hand-over
+
+
+def why_not(game: Game, word: str, seat: int, error: CardrulesError) -> str:
+    """What a player is told for a move text that is not legal now: the error, then in a few
+    lines why (`Game.explain`, as the seat may know it)."""
+    head = f"{error}; type 'help' for commands"
+    try:
+        lines = game.explain(word, seat).lines(brief=True)
+    except CardrulesError as exc:  # a rule that fails while it is explained: said, not raised
+        lines = [f"(the reason cannot be told: {exc})"]
+    return "\n".join([head, *("  " + line for line in lines)])
 
 
 def _is_number(word: str) -> bool:
@@ -163,7 +175,8 @@ class Session:
                     return moves[index - 1]
                 return game.parse_move(word)
             except IllegalMoveError as exc:
-                self._complain(f"{exc}; type 'help' for commands")
+                self._complain(why_not(game, word, player, exc) if not _is_number(word)
+                               else f"{exc}; type 'help' for commands")
 
     def _save(self) -> bool:
         """Save the game to resume it later; False (and a complaint) if it cannot be saved."""
@@ -448,7 +461,8 @@ def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int) -> Non
 REALTIME_HELP = """Everyone plays at once: the bots move at their own speed while you think.
 Commands:
   <number>        play the move with that number in the list
-  <move text>     play a move by its text, e.g. {example} (your own seat's moves)
+  <move text>     play a move by its text, e.g. {example} (your own seat's moves;
+                  a text that is not a legal move now is answered with the reason)
   hint            suggest a move
   show            draw the table again
   help            this text
@@ -721,9 +735,11 @@ class RealtimeSession:
                     raise IllegalMoveError("there is no undo when everyone plays at once")
                 move = self._parse(word)
             except IllegalMoveError as exc:
+                told = why_not(self.game, word, self.human, exc) if not _is_number(word) and word != "undo" \
+                    else f"{exc}; type 'help' for commands"
                 if not self.interactive:
-                    raise ScriptError(f"<stdin>:{self.source.line_no}: {exc}") from None
-                self.message = [Text(f"{exc}; type 'help' for commands", style="red")]
+                    raise ScriptError(f"<stdin>:{self.source.line_no}: {told}") from None
+                self.message = [Text(printable(told), style="red")]
                 return True
             self._human_move(move, at)
             return True

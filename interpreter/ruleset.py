@@ -118,6 +118,7 @@ class MoveTemplate:
     out_of_turn: bool = False  # any seat may make it when its conditions hold (`out_of_turn`)
     asked_after: frozenset[int] = frozenset()  # the moves after which the seats are asked to make it
     declines: bool = False     # the `pass` of a seat asked out of turn (made by the engine, not written)
+    scope: Any = None          # the names its own expressions see (`explain.py` compiles their parts again)
 
 
 @dataclass(frozen=True)
@@ -1252,6 +1253,7 @@ class _Builder:
             if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
                 template.select_piles = self.zone_piles(path + ("select", "from"))
                 template.select_take = spec["select"].get("take", "top")
+            template.scope = scope
             template.enumerate = self.movegen.template(template, path, spec, scope)
             template.named_text = len(sources) <= 1 and len(targets) <= 1
             if "safe" in spec:
