@@ -105,7 +105,7 @@ def play(
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary at the end (the table goes to stderr)."),
     autoplay: bool = typer.Option(False, "--autoplay", help="Play for you the moves the ruleset calls safe "
-                                  "(`safe:`, such as Klondike's low cards to the foundations); undo takes them "
+                                  "(`safe:`, such as low cards to the foundations); undo takes them "
                                   "back with your move."),
     resume: bool = typer.Option(False, "--resume", help="Go on with the last saved game of the ruleset (`save`, "
                                 "or `quit` at a terminal): its deal, options and seats (--seat may change a seat)."),
