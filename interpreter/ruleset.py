@@ -34,7 +34,7 @@ from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
-from .source import Document, FileAccess, PathKey, is_file, load_document
+from .source import Document, FileAccess, PathKey, copy_document, is_file, load_document
 from .turn_runs import effect_paths, reads_hidden_cards
 from .variants import resolve_extends
 
@@ -337,12 +337,18 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     if options is not None and not isinstance(options, dict):
         raise ArgumentError(f"options are a dict of option names to values, not {type(options).__name__}")
     access = FileAccess.for_ruleset(path, search_path)
+    return _Builder(_checked_document(path, access), path, options or {}, access).build()
+
+
+def _checked_document(path: Path, access: FileAccess) -> Document:
+    """The ruleset file at `path` read, its `extends:` merged in and checked against the schema:
+    what every load of it builds from, whatever its options."""
     doc = resolve_extends(load_document(path), path, access)
     if not isinstance(doc.data, dict):  # not a ruleset: its text is not shown
         raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)",
                            SourcePos(doc.path, 1, 1))
     validate(doc, "ruleset")
-    return _Builder(doc, path, options or {}, access).build()
+    return doc
 
 
 def check_ruleset(name_or_path: str | Path, most: int = 256,
@@ -355,7 +361,11 @@ def check_ruleset(name_or_path: str | Path, most: int = 256,
     others at their defaults. Returns the ruleset with default options and the number of
     combinations checked.
     """
-    rules = load_ruleset(name_or_path, search_path=search_path)
+    path = find_ruleset(name_or_path)
+    access = FileAccess.for_ruleset(path, search_path)
+    # Read, merged and schema-checked once: only the build depends on the options.
+    doc = _checked_document(path, access)
+    rules = _Builder(copy_document(doc), path, {}, access).build()
     names = list(rules.options)
     combos: list[dict[str, Any]]
     total = 1
@@ -371,7 +381,7 @@ def check_ruleset(name_or_path: str | Path, most: int = 256,
                                f"({cost:,} expression parts each)", SourcePos(str(rules.path), 1, 1))
     for combo in combos:
         try:
-            load_ruleset(name_or_path, combo, search_path)
+            _Builder(copy_document(doc), path, combo, access).build()
         except RulesetError as exc:
             shown = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in combo.items())
             raise type(exc)(f"{exc.message} (with options {shown})", exc.pos) from None
