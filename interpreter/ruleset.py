@@ -15,13 +15,11 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        type_of_value, variable_reads)
-from .actions import ActionSpace
-from .observation import ObservationLayout
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
@@ -35,8 +33,11 @@ from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
 from .source import Document, FileAccess, PathKey, copy_document, is_file, load_document
-from .turn_runs import effect_paths, reads_hidden_cards
 from .variants import resolve_extends
+
+if TYPE_CHECKING:  # imported where first used: loading a ruleset (and `validate`) needs neither
+    from .actions import ActionSpace
+    from .observation import ObservationLayout
 
 Effect = Callable[[Any, dict[str, Any]], None]
 Evaluator = Callable[[Any, dict[str, Any]], Any]
@@ -252,6 +253,8 @@ class Ruleset:
     @cached_property
     def actions(self) -> ActionSpace:
         """The fixed action numbers of the ruleset's moves (`actions.py`), made when first asked for."""
+        from .actions import ActionSpace
+
         return ActionSpace(self)
 
     @property
@@ -262,6 +265,8 @@ class Ruleset:
     @cached_property
     def observation(self) -> ObservationLayout:
         """The layout of the ruleset's observation vectors (`observation.py`), made when first asked for."""
+        from .observation import ObservationLayout
+
         return ObservationLayout(self)
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
@@ -549,6 +554,8 @@ class _Builder:
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
         if rules.out_of_turn:  # asking only the seats that may act must not tell what they hold
+            from .turn_runs import reads_hidden_cards
+
             rules.asks_everyone = reads_hidden_cards(rules, (t.name for t in rules.moves if t.out_of_turn))
         return rules
 
@@ -1293,6 +1300,8 @@ class _Builder:
         claims = [name for name, spec in moves.items() if spec.get("out_of_turn")]
         if not claims:
             return
+        from .turn_runs import effect_paths
+
         where = self.doc.pos(("moves", claims[0], "out_of_turn"))
         if rules.max_players < 2:
             raise RulesetError("out_of_turn needs a game of more than one seat", where)
