@@ -7,6 +7,11 @@ read with `resource.getrusage(RUSAGE_CHILDREN)` around the process. The warm loa
 with `time.process_time` inside one process: the ruleset is loaded once, then timed loading
 again. Every figure is the median of `--repeat` runs (the fastest in brackets).
 
+The processes keep what they keep between runs (`CARDRULES_CACHE`) in a folder of this run:
+`validate` is timed once with the files' schema verdicts kept (as after any earlier load of
+the same files: the bundled rulesets, a file not changed since), and once with an empty
+folder each time (the first check of a file just written or changed, which imports jsonschema).
+
 `--pythonpath DIR` puts DIR first on the path of every process measured, to time another copy
 of the package (a directory holding a `cardrules` package, e.g. a checkout's `interpreter/`
 linked as `DIR/cardrules`), so that figures before and after a change can be compared.
@@ -15,6 +20,7 @@ linked as `DIR/cardrules`), so that figures before and after a change can be com
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -22,6 +28,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 
 # (what, goal in CPU seconds or None); the commands are filled in by `main`.
@@ -30,6 +37,7 @@ GOALS = {
     "cardrules --version": 0.15,
     "cardrules validate --help": 0.15,
     "cardrules validate {ruleset}": 0.30,
+    "cardrules validate {ruleset}, first check of the files (no schema verdicts kept)": 0.30,
     "cold: load_ruleset('{ruleset}') in a new python": None,
     "warm: load_ruleset('{ruleset}') again in one process": 0.020,
     "floor: python -c pass": None,
@@ -91,6 +99,8 @@ def main() -> None:
     args = parser.parse_args()
 
     env = dict(os.environ)
+    cache = tempfile.TemporaryDirectory(prefix="cardrules-startup-")
+    env["CARDRULES_CACHE"] = os.path.join(cache.name, "kept")
     if args.pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([args.pythonpath, *filter(None, [env.get("PYTHONPATH")])])
     cli = CARDRULES
@@ -100,6 +110,7 @@ def main() -> None:
         "cardrules --version": [*cli, "--version"],
         "cardrules validate --help": [*cli, "validate", "--help"],
         "cardrules validate {ruleset}": [*cli, "validate", name],
+        "cardrules validate {ruleset}, first check of the files (no schema verdicts kept)": [*cli, "validate", name],
         "cold: load_ruleset('{ruleset}') in a new python": [
             sys.executable, "-c", f"from cardrules import load_ruleset; load_ruleset({name!r})"],
         "floor: python -c pass": [sys.executable, "-c", "pass"],
@@ -108,11 +119,13 @@ def main() -> None:
     }
     located = subprocess.run([sys.executable, "-c", "import cardrules; print(cardrules.__file__)"], env=env,
                              capture_output=True, text=True, check=True).stdout.strip()
+    subprocess.run(commands["cardrules validate {ruleset}"], env=env, capture_output=True, check=False)  # verdicts kept
     print(f"cardrules start-up, CPU seconds (user + system): median of {args.repeat} (fastest)")
     print(f"  package: {located}")
     print(f"  python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs"
           + ("; PYTHONDONTWRITEBYTECODE is set: cardrules' own modules are compiled from source in every "
-             "process (an installed copy has .pyc files)" if env.get("PYTHONDONTWRITEBYTECODE") else ""))
+             "process (an installed copy has .pyc files)" if env.get("PYTHONDONTWRITEBYTECODE")
+             and not os.path.exists(importlib.util.cache_from_source(located)) else ""))
     print()
     for what, goal in GOALS.items():
         if what.startswith("warm:"):
@@ -120,7 +133,11 @@ def main() -> None:
                                  text=True, check=True).stdout
             runs = json.loads(out.strip().splitlines()[-1])
         else:
-            results = [child_cpu(commands[what], env) for _ in range(args.repeat)]
+            if what.startswith("cardrules validate {ruleset},"):  # an empty cache folder for each run
+                results = [child_cpu(commands[what], {**env, "CARDRULES_CACHE": os.path.join(cache.name, f"empty-{i}")})
+                           for i in range(args.repeat)]
+            else:
+                results = [child_cpu(commands[what], env) for _ in range(args.repeat)]
             failed = [r for r in results if isinstance(r, str)]
             if failed:
                 print(f"  {what.format(ruleset=name):<84} {failed[0]}")

@@ -360,9 +360,13 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
     search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
+    import gc
+
     from .decks import load_deck
     from .ruleset import check_ruleset
     from .source import is_file
+
+    gc.freeze()  # the modules just imported live as long as the process: the collector need not scan them again
 
     failed = False
     for name in rulesets:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import resources
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_search import SOURCE as SEARCH_SOURCE
@@ -1900,12 +1901,7 @@ def _names(node: Node, functions: dict[str, tuple[tuple[str, ...], Node]]) -> se
 
 def cache_dir() -> Path:
     """Where compiled modules are kept: `CARDRULES_CACHE`, else the user cache folder."""
-    override = os.environ.get("CARDRULES_CACHE")
-    if override:
-        return Path(override) / "native"
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("cardrules")) / "native"
+    return resources.cache_dir("native")
 
 
 def lower(rules: Any) -> tuple[str, dict[str, Any]]:

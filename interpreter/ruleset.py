@@ -15,13 +15,11 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBALS, SPANS, Compiled, CompileError, Compiler,
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        type_of_value, variable_reads)
-from .actions import ActionSpace
-from .observation import ObservationLayout
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
                      shortened_path, unknown)
@@ -34,9 +32,12 @@ from .parser import Loop, Node, ParseError, parse_expression, parse_loop, parse_
 from .resources import rulesets_dir
 from .movegen import MoveGenerator
 from .schema import validate
-from .source import Document, FileAccess, PathKey, is_file, load_document
-from .turn_runs import effect_paths, reads_hidden_cards
+from .source import Document, FileAccess, PathKey, copy_document, is_file, load_document
 from .variants import resolve_extends
+
+if TYPE_CHECKING:  # imported where first used: loading a ruleset (and `validate`) needs neither
+    from .actions import ActionSpace
+    from .observation import ObservationLayout
 
 Effect = Callable[[Any, dict[str, Any]], None]
 Evaluator = Callable[[Any, dict[str, Any]], Any]
@@ -253,6 +254,8 @@ class Ruleset:
     @cached_property
     def actions(self) -> ActionSpace:
         """The fixed action numbers of the ruleset's moves (`actions.py`), made when first asked for."""
+        from .actions import ActionSpace
+
         return ActionSpace(self)
 
     @property
@@ -263,6 +266,8 @@ class Ruleset:
     @cached_property
     def observation(self) -> ObservationLayout:
         """The layout of the ruleset's observation vectors (`observation.py`), made when first asked for."""
+        from .observation import ObservationLayout
+
         return ObservationLayout(self)
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
@@ -338,12 +343,18 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     if options is not None and not isinstance(options, dict):
         raise ArgumentError(f"options are a dict of option names to values, not {type(options).__name__}")
     access = FileAccess.for_ruleset(path, search_path)
+    return _Builder(_checked_document(path, access), path, options or {}, access).build()
+
+
+def _checked_document(path: Path, access: FileAccess) -> Document:
+    """The ruleset file at `path` read, its `extends:` merged in and checked against the schema:
+    what every load of it builds from, whatever its options."""
     doc = resolve_extends(load_document(path), path, access)
     if not isinstance(doc.data, dict):  # not a ruleset: its text is not shown
         raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)",
                            SourcePos(doc.path, 1, 1))
     validate(doc, "ruleset")
-    return _Builder(doc, path, options or {}, access).build()
+    return doc
 
 
 def check_ruleset(name_or_path: str | Path, most: int = 256,
@@ -356,7 +367,11 @@ def check_ruleset(name_or_path: str | Path, most: int = 256,
     others at their defaults. Returns the ruleset with default options and the number of
     combinations checked.
     """
-    rules = load_ruleset(name_or_path, search_path=search_path)
+    path = find_ruleset(name_or_path)
+    access = FileAccess.for_ruleset(path, search_path)
+    # Read, merged and schema-checked once: only the build depends on the options.
+    doc = _checked_document(path, access)
+    rules = _Builder(copy_document(doc), path, {}, access).build()
     names = list(rules.options)
     combos: list[dict[str, Any]]
     total = 1
@@ -372,7 +387,7 @@ def check_ruleset(name_or_path: str | Path, most: int = 256,
                                f"({cost:,} expression parts each)", SourcePos(str(rules.path), 1, 1))
     for combo in combos:
         try:
-            load_ruleset(name_or_path, combo, search_path)
+            _Builder(copy_document(doc), path, combo, access).build()
         except RulesetError as exc:
             shown = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in combo.items())
             raise type(exc)(f"{exc.message} (with options {shown})", exc.pos) from None
@@ -540,6 +555,8 @@ class _Builder:
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
         if rules.out_of_turn:  # asking only the seats that may act must not tell what they hold
+            from .turn_runs import reads_hidden_cards
+
             rules.asks_everyone = reads_hidden_cards(rules, (t.name for t in rules.moves if t.out_of_turn))
         return rules
 
@@ -1285,6 +1302,8 @@ class _Builder:
         claims = [name for name, spec in moves.items() if spec.get("out_of_turn")]
         if not claims:
             return
+        from .turn_runs import effect_paths
+
         where = self.doc.pos(("moves", claims[0], "out_of_turn"))
         if rules.max_players < 2:
             raise RulesetError("out_of_turn needs a game of more than one seat", where)

@@ -4,19 +4,27 @@ Errors are reported at the line and column of the offending value, using the
 path jsonschema gives and the `Document`'s node map. jsonschema is imported when a
 document is first checked (printing the schema does not need it). Data found valid is
 remembered (`memo.py`) under the SHA-256 of its `repr`, which tells apart every value YAML
-gives (a mapping's order included), so the same data is not checked twice in a process.
+gives (a mapping's order included), so the same data is not checked twice in a process; and
+between processes, as an empty file named by the SHA-256 of that digest and the schema file's
+text in the cache folder (`resources.cache_dir("schema")`), so a process that loads only data
+checked before (the bundled rulesets, a file not changed since it was last loaded) never
+imports jsonschema, a third of a cold `cardrules validate`. Only a verdict of valid is kept,
+the schema's text is part of its name, and a folder that cannot be read or written is only a
+miss.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import RulesetError, shortened
 from .memo import Memo
-from .resources import grammar_dir
+from .resources import cache_dir, grammar_dir
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -148,14 +156,56 @@ def _error_path(error: ValidationError) -> tuple[Any, ...]:
 _VALID: Memo[bool] = Memo("valid documents", 1024, 1024)
 
 
+# The most verdicts kept on disk; past it, the older half goes.
+MAX_KEPT_VERDICTS = 4096
+
+
+@cache
+def _schema_digest(kind: str) -> bytes:
+    return hashlib.sha256((grammar_dir() / f"{kind}.schema.json").read_bytes()).digest()
+
+
+def _verdict_file(kind: str, data_digest: bytes) -> Path:
+    name = hashlib.sha256(kind.encode("utf-8") + b"\0" + _schema_digest(kind) + data_digest).hexdigest()
+    return cache_dir("schema") / name
+
+
+def _known_valid(kind: str, data_digest: bytes) -> bool:
+    """Whether data of this digest was found valid against this schema by an earlier process."""
+    try:
+        return _verdict_file(kind, data_digest).is_file()
+    except OSError:
+        return False
+
+
+def _keep_valid(kind: str, data_digest: bytes) -> None:
+    """Note on disk that data of this digest is valid (nothing if the cache folder cannot be written)."""
+    try:
+        path = _verdict_file(kind, data_digest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+        kept = list(os.scandir(path.parent))
+        if len(kept) > MAX_KEPT_VERDICTS:
+            kept.sort(key=lambda entry: entry.stat().st_mtime_ns)
+            for entry in kept[:len(kept) // 2]:
+                os.unlink(entry.path)
+    except OSError:
+        pass
+
+
 def validate(doc: Document, kind: str) -> None:
     """Raise `RulesetError` at the first schema error (in file order)."""
-    key = (kind, hashlib.sha256(repr(doc.data).encode("utf-8")).digest())
+    digest = hashlib.sha256(repr(doc.data).encode("utf-8")).digest()
+    key = (kind, digest)
     if _VALID.get(key):
+        return
+    if _known_valid(kind, digest):
+        _VALID.put(key, True, 1)
         return
     errors = list(_validator(kind).iter_errors(doc.data))
     if not errors:
         _VALID.put(key, True, 1)
+        _keep_valid(kind, digest)
         return
     # The deepest error under the earliest position is the most useful one.
     def order(e: ValidationError) -> tuple[int, int, int]:

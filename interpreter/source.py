@@ -361,7 +361,7 @@ class _Builder:
         return value
 
 
-# Documents loaded: (name shown, text) -> the document, never handed out itself (see `_copy`).
+# Documents loaded: (name shown, text) -> the document, never handed out itself (see `copy_document`).
 # Sized in bytes, roughly: the text, and some 400 bytes a value for the data and its nodes.
 _LOADED: Memo[Document] = Memo("YAML documents", 64, 64_000_000)
 _BYTES_PER_VALUE = 400
@@ -376,10 +376,11 @@ def copy_data(value: Any) -> Any:
     return value
 
 
-def _copy(doc: Document) -> Document:
+def copy_document(doc: Document) -> Document:
     """A document of its own for one load, sharing only immutable parts with `doc` (the text and
     the YAML nodes, which nothing changes)."""
-    return Document(doc.path, doc.text, copy_data(doc.data), dict(doc.nodes), dict(doc.key_nodes))
+    return Document(doc.path, doc.text, copy_data(doc.data), dict(doc.nodes), dict(doc.key_nodes), dict(doc.origins),
+                    dict(doc.key_origins))
 
 
 def load_document(path: str | Path, text: str | None = None, display_path: str | None = None) -> Document:
@@ -392,7 +393,7 @@ def load_document(path: str | Path, text: str | None = None, display_path: str |
     if known is None:
         known, values = _load_text(shown, text)
         _LOADED.put(key, known, len(text) + values * _BYTES_PER_VALUE)
-    return _copy(known)
+    return copy_document(known)
 
 
 def _load_text(shown: str, text: str) -> tuple[Document, int]:

@@ -213,3 +213,47 @@ def test_validate_parses_and_composes_each_text_once(monkeypatch: pytest.MonkeyP
     assert combinations == 12
     assert len(composed) == 2  # the ruleset and its deck, once each
     assert len(parsed) > 20 and len(parsed) == len(set(parsed))
+
+
+# -- schema verdicts kept between processes ---------------------------------------------------------
+
+def test_a_valid_document_is_known_valid_to_the_next_process_and_only_while_unchanged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDRULES_CACHE", str(tmp_path / "cache"))
+    from cardrules import schema
+
+    checked: list[str] = []
+    real = schema._validator
+    monkeypatch.setattr(schema, "_validator", lambda kind: checked.append(kind) or real(kind))
+    doc = load_document(FIXTURES / "mini.yaml")
+    memo_module.clear()
+    validate(doc, "ruleset")
+    assert checked == ["ruleset"] and len(list((tmp_path / "cache" / "schema").iterdir())) == 1
+    memo_module.clear()  # as a new process: nothing in memory, the verdict on disk
+    validate(doc, "ruleset")
+    assert checked == ["ruleset"]
+    doc.data["title"] = 5  # other data: checked, and its error found
+    with pytest.raises(RulesetError, match="title: 5 is not of type 'string'"):
+        validate(doc, "ruleset")
+    assert checked == ["ruleset", "ruleset"] and len(list((tmp_path / "cache" / "schema").iterdir())) == 1
+    memo_module.clear()
+    monkeypatch.setattr(schema, "_schema_digest", lambda kind: b"another schema")
+    del doc.data["title"]
+    validate(doc, "ruleset")  # valid, but against another schema text: checked again
+    assert checked == ["ruleset"] * 3
+
+
+def test_schema_verdicts_are_bounded_and_a_folder_that_cannot_be_written_is_only_a_miss(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules import schema
+
+    monkeypatch.setenv("CARDRULES_CACHE", str(tmp_path))
+    monkeypatch.setattr(schema, "MAX_KEPT_VERDICTS", 4)
+    for n in range(6):
+        schema._keep_valid("ruleset", bytes([n]))
+    assert 2 <= len(list((tmp_path / "schema").iterdir())) <= 4
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("CARDRULES_CACHE", str(tmp_path / "file"))  # a folder that cannot be made
+    memo_module.clear()
+    validate(load_document(FIXTURES / "mini.yaml"), "ruleset")
+    assert not schema._known_valid("ruleset", b"\0")

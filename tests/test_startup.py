@@ -7,8 +7,10 @@ process has long imported everything.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +21,7 @@ HEAVY = ("cardrules.engine", "cardrules.ruleset", "cardrules.compiler", "cardrul
          "platformdirs", "filelock")
 
 
-def loaded_after(program: str, *argv: str) -> dict[str, object]:
+def loaded_after(program: str, *argv: str, env: dict[str, str] | None = None) -> dict[str, object]:
     """Run `program` in a new interpreter; what it printed last (JSON) and the modules then loaded.
 
     The program may call `cli.main()` (which exits); the modules are reported at exit."""
@@ -27,7 +29,7 @@ def loaded_after(program: str, *argv: str) -> dict[str, object]:
                "atexit.register(lambda: print('\\nMODULES ' + json.dumps(sorted(sys.modules)), flush=True))\n"
                + program)
     done = subprocess.run([sys.executable, "-c", wrapper, *argv], check=False, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=env)
     marker = done.stdout.rindex("MODULES ")
     return {"modules": set(json.loads(done.stdout[marker + len("MODULES "):])), "stdout": done.stdout[:marker],
             "stderr": done.stderr, "code": done.returncode}
@@ -80,14 +82,18 @@ def test_schema_command_does_not_load_jsonschema_or_the_compiler() -> None:
     assert heavy_in(run["modules"]) == ["cardrules.schema"]
 
 
-def test_validate_loads_neither_the_terminal_library_nor_the_store() -> None:
-    run = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules', 'validate', 'klondike']\ncli.main()\n")
-    assert run["code"] == 0, run["stderr"]
-    assert str(run["stdout"]).startswith("ok  klondike")
-    modules = run["modules"]
-    assert isinstance(modules, set)
-    assert "jsonschema" in modules and "cardrules.ruleset" in modules
-    assert not {"rich", "cardrules.store", "platformdirs", "filelock", "cardrules.play"} & modules
+def test_validate_loads_neither_the_terminal_library_nor_the_store(tmp_path: Path) -> None:
+    # jsonschema only while the files are not known valid: the first time, not the second.
+    env = {**os.environ, "CARDRULES_CACHE": str(tmp_path)}
+    for known in (False, True):
+        run = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules', 'validate', 'klondike']\ncli.main()\n",
+                           env=env)
+        assert run["code"] == 0, run["stderr"]
+        assert str(run["stdout"]).startswith("ok  klondike")
+        modules = run["modules"]
+        assert isinstance(modules, set)
+        assert ("jsonschema" in modules) is not known and "cardrules.ruleset" in modules
+        assert not {"rich", "cardrules.store", "platformdirs", "filelock", "cardrules.play"} & modules
 
 
 def test_the_lazy_package_names_are_the_modules_own() -> None:

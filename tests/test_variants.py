@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardrules import RulesetError, load_ruleset
+from cardrules.ruleset import check_ruleset
 from conftest import RULESETS
 
 
@@ -129,3 +130,25 @@ def test_the_base_deck_is_found_next_to_the_base(tmp_path: Path) -> None:
                                                                                   "deck: my-deck"))
     path = _write(tmp_path, "v.yaml", "extends: games/base.yaml\nruleset: v\n")
     assert len(load_ruleset(path).deck) == 52
+
+
+@pytest.mark.parametrize("broken", ["base", "variant"])
+def test_validate_reports_a_variants_error_as_loading_that_combination_does(tmp_path: Path, broken: str) -> None:
+    # The checker reads, merges and schema-checks a file once and builds each combination of options
+    # from that; an error only one combination shows is the one a load under those options gives,
+    # at the same place, whichever file of the chain holds it.
+    bad = "\"true if option.mode == 'easy' else size(nowhere) > 0\""
+    base = "options:\n  mode: {values: [easy, hard], default: easy}\nmoves:\n  redeal:\n    when: " + \
+        (bad if broken == "base" else "\"empty(stock)\"") + "\n"
+    _write(tmp_path, "base.yaml", "extends: klondike\nruleset: base\n" + base)
+    path = _write(tmp_path, "variant.yaml", "extends: base.yaml\nruleset: v\noptions:\n  draw: {default: 3}\n"
+                  + ("moves:\n  redeal:\n    when: " + bad + "\n" if broken == "variant" else ""))
+    load_ruleset(path)  # the defaults fold the broken branch away
+    with pytest.raises(RulesetError) as loaded:
+        load_ruleset(path, options={"mode": "hard", "draw": 1, "scoring": "none", "cumulative": False})
+    with pytest.raises(RulesetError) as checked:
+        check_ruleset(path)
+    assert checked.value.message == loaded.value.message + \
+        " (with options draw=1 scoring=none cumulative=false mode=hard)"
+    assert checked.value.pos == loaded.value.pos
+    assert loaded.value.pos is not None and loaded.value.pos.path == str(tmp_path / f"{broken}.yaml")
