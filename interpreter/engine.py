@@ -16,8 +16,7 @@ from typing import Any
 
 from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
 from .compiler import StepLimitError
-from . import movegen
-from .movegen import ASKING, BLIND, FACES, KNOWN, remember
+from .movegen import BLIND, remember
 from .observation import information_state_string, observation_string
 from .ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
 
@@ -43,70 +42,6 @@ class Lineage:
         self.rules = rules
         # The moves the lineage's listings made, by their fields, to offer again (movegen.MAX_KNOWN).
         self.known: dict[Any, Move] = {}
-
-
-class Kept:
-    """A game's last listing, kept block by block for `Ruleset.enumerate_kept` (movegen.py,
-    `MoveGenerator.kept`), and where it was made: the journal then (the list, its length and last
-    entry, which a move taken back and another made would have replaced), the seat and phase to
-    act, and how many moves the lineage knew (`Lineage.known` is emptied when full: its moves
-    would then be made anew)."""
-
-    __slots__ = ("blocks", "journal", "length", "last", "current", "phase", "known")
-
-    def __init__(self, templates: int) -> None:
-        self.blocks: list[Any] = [None] * templates
-        self.journal: list[tuple[Any, ...]] | None = None  # None: nothing kept (all is listed anew)
-        self.length = 0
-        self.last: tuple[Any, ...] | None = None
-        self.current = self.phase = self.known = 0
-
-    def changes(self, S: State, known: int) -> set[Any] | None:
-        """What changed since the listing was kept, from the journal's entries since: piles (their
-        cards, or the face of a card in them) by index, variable slots as `-1 - slot`, and the marks
-        `FACES`, `KNOWN`, `ASKING`; None when the journal cannot tell (no listing kept, a move taken
-        back, another seat or phase to act)."""
-        journal, length = S.journal, self.length
-        if journal is not self.journal or len(journal) < length or (length and journal[length - 1] is not self.last) \
-                or S.current != self.current or S.phase != self.phase or known < self.known:
-            return None
-        dirty: set[Any] = set()
-        piles = S.piles
-        for i in range(length, len(journal)):
-            entry = journal[i]
-            kind = entry[0]
-            if kind == "piles":
-                dirty.add(entry[1])
-                dirty.add(entry[3])
-            elif kind == "var":
-                dirty.add(-1 - entry[1])
-            elif kind == "up":  # the pile the card lies in now (most often one a move changed)
-                card = entry[1]
-                dirty.add(FACES)
-                for p in dirty:
-                    if type(p) is int and p >= 0 and card in piles[p]:
-                        break
-                else:
-                    for p, cards in enumerate(piles):
-                        if card in cards:
-                            dirty.add(p)
-                            break
-            elif kind == "known":
-                dirty.add(KNOWN)
-            elif kind == "asking":
-                dirty.add(ASKING)
-            # "meta" (seat, phase, end: compared above; an ended game is not listed), "frames",
-            # "turn" and "shuffles": no block that can be kept reads them
-        return dirty
-
-    def made(self, S: State, known: int) -> None:
-        """The blocks now kept were listed in this position."""
-        journal = S.journal
-        self.journal, self.length, self.last = journal, len(journal), journal[-1] if journal else None
-        self.current, self.phase, self.known = S.current, S.phase, known
-
-    def forget(self) -> None:
-        self.journal = None
 
 
 class Move:
@@ -523,8 +458,6 @@ class Game:
         # The moves listed for `legal_moves()` in the current state (keyed by `_listing_key`), which
         # the engine's own listing takes over; cleared when a move starts or is taken back.
         self._listed: tuple[Any, list[Move]] | None = None
-        # The last listing, block by block, to offer again what a move did not change (movegen.KEEP_LISTINGS).
-        self._kept = Kept(len(rules.moves)) if rules.enumerate_kept is not None and movegen.KEEP_LISTINGS else None
         self.history: list[Move] = []
         # By history index, for moves that name a card (`take: any`) not every seat may know: the seats
         # (None: a spectator) that could see that card before or right after the move (`record`).
@@ -727,28 +660,13 @@ class Game:
 
     def _generate(self, out: list[Move], reset: bool = True) -> None:
         """Append the legal moves of the seat to act (the moves carry this game's lineage). A rule
-        that fails while they are listed is reported at the move whose conditions failed.
-
-        With the meter `reset` (a unit of work of its own), the blocks of the last listing that
-        read nothing changed since are offered again (`Kept`); else all is listed."""
+        that fails while they are listed is reported at the move whose conditions failed."""
         rules = self.rules
         if reset:
             rules.meter.reset()
         try:
-            kept = self._kept
-            if kept is None or not reset:
-                rules.enumerate_all(self.state, out, Move, self.lineage)
-            else:
-                S, lineage = self.state, self.lineage
-                dirty = kept.changes(S, len(lineage.known))
-                if not rules.enumerate_kept(S, out, Move, lineage, dirty, kept.blocks):  # type: ignore[misc]
-                    out.clear()  # a kept block would pass the limit on steps: listed whole, as it says
-                    rules.meter.reset()
-                    rules.enumerate_all(S, out, Move, lineage)
-                kept.made(S, len(lineage.known))
+            rules.enumerate_all(self.state, out, Move, self.lineage)
         except Exception as whole:  # noqa: BLE001 - find the move whose conditions failed, to report it there
-            if self._kept is not None:
-                self._kept.forget()
             for template in rules.moves:
                 rules.meter.reset()
                 try:
@@ -1101,7 +1019,12 @@ class Game:
         if not S.over:
             if self._listed is None and not rules.simultaneous:  # (what `_enumerate` does then)
                 legal: list[Move] = []
-                self._generate(legal)
+                rules.meter.reset()
+                try:
+                    rules.enumerate_all(S, legal, Move, self.lineage)
+                except Exception:  # noqa: BLE001 - listed again, to report the failure at its move
+                    legal = []
+                    self._generate(legal)
                 self._legal = legal
             else:
                 self._legal = self._enumerate()

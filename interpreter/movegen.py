@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .compiler import BOOL, INT, PILE, Compiled, Scope, Span, names_in, variable_reads
+from .compiler import BOOL, INT, PILE, Compiled, Scope, Span, names_in
 from .errors import RulesetError, RulesetRuntimeError, unknown
 from .limits import MAX_STEPS
 from .parser import Binary, Node
@@ -38,16 +38,6 @@ STEPS_END = "    METER.left -= steps"
 # Whether a `take: run` move's pair checks become one scan per source (`MoveGenerator._plan_runs`), read
 # when a ruleset loads; tests and benchmarks/runs.py switch it off to compare with the plain loops.
 RUN_SCAN = True
-
-# Whether a game keeps its listing block by block and lists again only the blocks that read what a
-# move changed (`MoveGenerator.kept`, `engine.Kept`), read when a game starts; tests and
-# benchmarks switch it off to compare with listing every position whole (`enumerate_all`).
-KEEP_LISTINGS = True
-
-# What `enumerate_kept` is told has changed besides piles and variables (`MoveGenerator._block_reads`):
-# a face of any card (read by a block that may find a card through a variable), what seats know of
-# cards (read by `SEES`), and the seats asked out of turn (`S.asking`).
-FACES, KNOWN, ASKING = "faces", "known", "asking"
 
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
@@ -514,51 +504,14 @@ class MoveGenerator:
         state-only condition `break`s out of it); destination indexes with the same piles and
         key are built once, by the first block that needs them.
         """
-        return self.host.define("enumerate_all", self._joined(None), spans=self.spans)
-
-    def kept(self) -> Callable[..., bool] | None:
-        """`enumerate_kept(S, out, Move, rules, DIRTY, KEPT)`: `enumerate_all` that keeps each block's
-        moves from one listing to the next (`KEPT[k]`: the moves, the steps counted, the steps
-        charged to the meter) and offers them again while nothing the block reads has changed.
-
-        `DIRTY` holds what changed since the listing `KEPT` was made: piles (their cards or faces)
-        by index, variable slots as `-1 - slot`; None when anything may have (every block is
-        listed). What a block reads is found from its code at load (`_block_reads`): its source
-        and destination piles, the piles its conditions name, the piles covering them or before
-        them (`covered_by`, `empty_piles: first`) and the variables it reads. A block whose code
-        reads anything else (another pile through a computed index, a `select` search, state
-        other than piles, faces, variables, the seat and the phase) is listed every time. The
-        engine calls it only while the seat and phase to act are those of the last listing.
-
-        The moves offered are those of `enumerate_all`, in its order: a kept block stands for the
-        same block listed again. Its steps are counted as it was counted; where that would pass
-        the budget, the function returns False (the caller lists with `enumerate_all`, which
-        raises where the limit is reached, if at all); else True. None when no block can be kept,
-        or in a game where every seat plays at once (moves are made per seat there).
-        """
-        if self.host.rules.simultaneous:
-            return None
-        reads = [self._block_reads(template, index, body) for template, index, _, body in self.parts]
-        if all(r is None for r in reads):
-            return None
-        for (template, _, _, _), read in zip(self.parts, reads):
-            if read is not None:
-                self.host.globals[f"READS_{template.index}"] = read
-        return self.host.define("enumerate_kept", self._joined(reads), spans=self.spans)
-
-    def _joined(self, reads: list[frozenset[int | str] | None] | None) -> str:
-        """The code of `enumerate_all` (`reads` None), or of `enumerate_kept` (what each block reads,
-        None for a block listed every time)."""
-        keep = reads is not None
-        lines = ["def enumerate_kept(S, out, Move, rules, DIRTY, KEPT):" if keep else
-                 "def enumerate_all(S, out, Move, rules):",
+        lines = ["def enumerate_all(S, out, Move, rules):",
                  "    P = S.piles; U = S.up; V = S.vars; b_player = S.current; MK = rules.known", STEPS_START]
         shared: dict[Any, str] = {}
         for template, index, _, _ in self.parts:
             if index is not None and index not in shared:
                 shared[index] = f"INDEX_{len(shared)}"
                 lines.append(f"    {shared[index]} = None")
-        for i, (template, index, index_at, body) in enumerate(self.parts):
+        for template, index, index_at, body in self.parts:
             k = template.index
             block = list(body)
             if index is not None:
@@ -572,101 +525,13 @@ class MoveGenerator:
                     f"{indent}        {name}.setdefault({index[2]}, []).append(b_dst)",
                     f"{indent}INDEX = {name}"]
             lines.append(f"    b_move = {template.name!r}")
-            margin = "    "
-            if reads is not None and reads[i] is not None:
-                # Kept: offered again while nothing it reads has changed, else listed and kept.
-                lines += [f"    held = KEPT[{k}]",
-                          f"    if held is not None and DIRTY is not None and DIRTY.isdisjoint(READS_{k}):",
-                          "        out += held[0]; steps += held[1]; METER.left -= held[2]",
-                          "        if steps > budget or METER.left < 0: return False",
-                          "    else:",
-                          "        held_at = len(out); held_steps = steps; held_left = METER.left"]
-                margin = "        "
-            lines.append(f"{margin}for _ in ONCE:")
+            lines.append("    for _ in ONCE:")
             for line in block:
                 if line.endswith(": return"):
                     line = line[: -len("return")] + "break"
-                lines.append(margin + line)
-            if margin != "    ":
-                lines.append(f"        KEPT[{k}] = (out[held_at:], steps - held_steps, held_left - METER.left)")
+                lines.append("    " + line)
         self.host.globals["ONCE"] = (0,)
-        return "\n".join(lines + [STEPS_END] + (["    return True"] if keep else [])) + "\n"
-
-    def _block_reads(self, template: MoveTemplate, index: Any, body: list[str]) -> frozenset[int | str] | None:
-        """What a template's block of `enumerate_all` reads, for `enumerate_kept`: piles by index and
-        variable slots as `-1 - slot`; None when it may read more than that, or than can be known at load.
-
-        Piles are read through `P[b_src]`, `P[b_dst]` (its sources and destinations), `P[q]` (the
-        piles covering them, `COVER`, or before them, `EMPTY_FIRST`), `P[3]` and `P[x]` for `x`
-        bound by a comprehension over a constant tuple of piles (`charge((2, 3, 4, 5))`); faces
-        through the cards of piles (`U[card]`, and `SEES`, which also reads what seats know: the
-        engine lists everything after such a change). `S` may give only the piles, faces,
-        variables, number of players, seat, phase and asking of the game (the engine compares
-        the seat and phase, and lists everything after any change of the others but variables).
-        """
-        rules = self.host.rules
-        code = list(body)
-        if index is not None:  # the destination index's key, built in another block perhaps
-            code += ["    for b_dst in ():", "        pile_dst = P[b_dst]", f"        _key = {index[2]}"]
-        source = "def _block():\n" + "\n".join(code) + "\n"
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            return None
-        slots, unplaced = variable_reads(source, rules.max_players)
-        if unplaced:
-            return None
-        piles: set[int] = set(template.sources) | set(template.targets)
-        for p in template.sources + template.targets:
-            piles.update(rules.cover[p])
-            if rules.empty_first[p] >= 0:
-                piles.update(range(rules.empty_first[p], p))
-        constant: dict[str, set[int]] = {}  # names bound by comprehensions over constant tuples of piles
-        parents: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
-            if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name):
-                items = node.iter
-                if isinstance(items, ast.Call) and isinstance(items.func, ast.Name) and items.func.id == "charge" \
-                        and len(items.args) == 1:
-                    items = items.args[0]
-                values = _constant_ints(items)
-                if values is not None:
-                    constant.setdefault(node.target.id, set()).update(values)
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Name):
-                continue
-            parent = parents.get(id(node))
-            if node.id.startswith("SELECT_"):
-                return None  # a `select` search reads piles of its own
-            if node.id == "S":
-                if isinstance(parent, ast.Attribute) and parent.attr in _STATE_READ:
-                    continue
-                if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "SEES":
-                    continue
-                return None
-            if node.id == "P":
-                if not (isinstance(parent, ast.Subscript) and parent.value is node):
-                    return None
-                at = parent.slice
-                if isinstance(at, ast.Constant) and type(at.value) is int:
-                    piles.add(at.value)
-                elif isinstance(at, ast.Name) and at.id in ("b_src", "b_dst", "q"):
-                    continue
-                elif isinstance(at, ast.Name) and at.id in constant:
-                    piles.update(constant[at.id])
-                else:
-                    return None
-        if not all(0 <= p < rules.pile_count for p in piles):
-            return None
-        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-        marks = {KNOWN} if "SEES" in names else set()
-        if "U" in names and slots:
-            marks.add(FACES)  # a card held by a variable may lie in a pile the block does not read
-        if any(isinstance(node, ast.Attribute) and node.attr == "asking" for node in ast.walk(tree)):
-            marks.add(ASKING)
-        return frozenset(piles) | frozenset(-1 - slot for slot in slots) | frozenset(marks)
+        return self.host.define("enumerate_all", "\n".join(lines + [STEPS_END]) + "\n", spans=self.spans)
 
     # -- triggers and end -----------------------------------------------------------------
 
@@ -867,18 +732,6 @@ class _RunPlan:
                     f"steps += {scan.name}"]
             lines += [f"if not {scan.name}:"] + ["    " + line for line in code] if self.lazy else code
         return lines
-
-
-# What the listing code may read of the state through `S` besides `P`, `U` and `V` (`_block_reads`).
-_STATE_READ = frozenset({"piles", "up", "vars", "players", "current", "phase", "asking"})
-
-
-def _constant_ints(node: ast.expr) -> list[int] | None:
-    """The numbers of a tuple or list written out in generated code, else None."""
-    if isinstance(node, (ast.Tuple, ast.List)) and all(
-            isinstance(item, ast.Constant) and type(item.value) is int for item in node.elts):
-        return [item.value for item in node.elts]  # type: ignore[attr-defined]
-    return None
 
 
 _PAIRS_OF_CARDS = "charge(pairs(b_cards))"  # the compiled `pairs(cards)` a comprehension loops over

@@ -201,8 +201,6 @@ class Ruleset:
         # made for `legal_moves()` survives a change of the others (`Game._enumerate`).
         self.listing_reads: frozenset[int] | None = None
         self.enumerate_all: Callable[..., None] = lambda *args: None
-        # The same listing with blocks kept from the last one (movegen.MoveGenerator.kept), or None.
-        self.enumerate_kept: Callable[..., bool] | None = None
         self.known: dict[Any, Any] = {}  # moves listed with this ruleset as their origin (engine.Lineage.known)
         self.triggers: list[Trigger] = []
         self.end_conditions: list[EndCondition] = []
@@ -1263,7 +1261,6 @@ class _Builder:
         rules.enumerate_all = self.movegen.merged()
         rules.move_names = tuple(t.name for t in rules.moves)
         rules.listing_reads = self._listing_reads()
-        rules.enumerate_kept = self.movegen.kept()
         # A move's text (`t3>f1`) leaves out its name unless another move joins the same kinds of
         # zone; a move with only a source or only a destination (`t3`) always names itself.
         def zone_pairs(t: MoveTemplate) -> set[tuple[str | None, str | None]]:
