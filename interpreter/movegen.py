@@ -39,6 +39,11 @@ STEPS_END = "    METER.left -= steps"
 # when a ruleset loads; tests and benchmarks/runs.py switch it off to compare with the plain loops.
 RUN_SCAN = True
 
+# Whether a `take: run` move with `match` walks down each source's face-up run in its loop over lengths,
+# counting the run's steps after it, instead of finding the run's length first (`MoveGenerator.template`),
+# read when a ruleset loads; tests switch it off to compare with the two walks.
+WALK_RUNS = True
+
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
 BLIND = -1
@@ -200,6 +205,10 @@ class MoveGenerator:
             levels = _Levels(card_level, dst_level, match is not None, bool(template.targets))
             plan = self._plan_runs(conditions, totals, hoister, levels, card_key, k)
         conditions = plan.conditions
+        # With an index and nothing that needs the run's length before its loop (scans, a bound from
+        # them, a check of the steps within the loop), the loop over lengths walks down the face-up
+        # run itself, stopping at the first card face down, and counts its steps after.
+        walking = WALK_RUNS and run and match is not None and not plan.scans and plan.bound == "longest" and not template.choices
         every = " ".join([src for _, src in conditions] + [src for _, _, src in hoister.items] + [card_key])
         uses_cards = "b_cards" in names_in(every)
         # `take: any` from piles whose cards the seat may not all see: a hidden card is offered blind,
@@ -264,6 +273,16 @@ class MoveGenerator:
             """The loop over run lengths: over the cards from the top down, n counted alongside (a
             slice walked backwards costs less than indexing the pile for each length)."""
             nonlocal indent
+            if walking:  # the face-up run from the top down; its length is counted after the loop
+                lines.append(f"{indent}b_n = 0")
+                lines.append(f"{indent}for b_card in reversed(pile):")
+                indent += "    "
+                lines.append(f"{indent}if not U[b_card]: break")
+                lines.append(f"{indent}b_n += 1")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = pile[-b_n:]")
+                emit(card_level)
+                return
             lines.extend(indent + line for line in plan.scan_lines())
             lines.append(f"{indent}steps += {plan.bound}")
             # the cards pile[-1], ..., pile[-bound]: a slice backwards that stops before pile[-bound - 1]
@@ -345,6 +364,8 @@ class MoveGenerator:
                 lines.append(f"{indent}b_n = 1")
                 if uses_cards:
                     lines.append(f"{indent}b_cards = [b_card]")
+            elif walking:
+                lines.append(f"{indent}if not U[pile[-1]]: continue")  # no face-up card
             elif run:
                 lines.append(f"{indent}k = len(pile)")
                 lines.append(f"{indent}while k and U[pile[k - 1]]: k -= 1")
@@ -358,6 +379,7 @@ class MoveGenerator:
             lines.extend(indent + line for line in plan.source_lines())
         else:
             lines.append(f"{indent}b_src = -1; b_n = 0")
+        walked = indent  # the loop over sources' body, where a walked run's steps are counted
         if run and match is not None:
             run_loop()
         if template.targets:
@@ -389,6 +411,8 @@ class MoveGenerator:
             lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, b_selection{pick}))")
         else:
             offer(f"{k}, b_src, b_n, b_dst{', ()' + pick if pick else ''}", f"({k}, b_src, b_n, b_dst{pick})")
+        if walking:
+            lines.append(f"{walked}steps += b_n")
         levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines + [STEPS_END]) + "\n"
