@@ -4,21 +4,27 @@ Each move template becomes one block of generated loops: source pile -> destinat
 -> run length (for `take: run`), or, with a `match` key, source -> run length ->
 destinations looked up in an index built once per position (a hash join). Each `when`
 conjunct, and each subexpression that cannot fail (a pile's top card, a card's attribute),
-is computed once, in the outermost loop whose names it uses; a conjunct that can fail is
-tested no earlier than the conjuncts written before it. A `take: run` move's check on every
+is computed once, in the outermost loop whose names it uses (unless only one condition that
+cannot fail uses it, once, in the loop where it is tested: it is then left in that condition,
+`MoveGenerator._inline_single_uses`); a conjunct that can fail is tested no earlier than the
+conjuncts written before it. With `match`, a `take: run` move's loop over lengths walks down
+the source's face-up run itself (`WALK_RUNS`). A `take: run` move's check on every
 two neighbouring moved cards (`all(... for a, b in pairs(cards))`) becomes one scan of the
 source's face-up run, and lengths past the longest run that passes are not looped
 (`MoveGenerator._plan_runs`). All blocks are also joined
 into one function, `enumerate_all`, so a position costs one call and destination indexes
-that several moves share are built once.
+that several moves share are built once. Every position is listed whole: keeping the blocks
+whose reads a move did not change was measured slower on Klondike (docs/design.md).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import io
 import itertools
 import math
+import tokenize
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -245,12 +251,14 @@ class MoveGenerator:
                         min(users) == dst_level:
                     emit_level[name] = dst_level
 
+        inlined = self._inline_single_uses(conditions, hoister, emit_level, plan, card_key)
+
         emitted: set[int] = set()
 
         def emit(level: int, exit_word: str = "continue") -> None:
             emitted.add(level)
             for _, name, source in hoister.items:
-                if emit_level[name] == level:
+                if emit_level[name] == level and name not in inlined:
                     lines.append(f"{indent}{name} = {source}")
             for i, (lvl, cond) in enumerate(conditions):
                 if lvl != level:
@@ -424,6 +432,39 @@ class MoveGenerator:
         self.parts.append((template, index, index_at - 3, body))
         self.spans.extend(spans)
         return self.host.define(f"enum_{k}", source, spans=spans)
+
+    def _inline_single_uses(self, conditions: list[tuple[int, str]], hoister: _Hoister, emit_level: dict[str, int],
+                            plan: _RunPlan, card_key: str) -> set[str]:
+        """Put back into its condition a hoisted subexpression that only that condition uses, once, in
+        the loop where it is computed (`conditions` is changed; the names put back are returned).
+
+        Hoisting such a value gains nothing (it is computed once per pass of that loop either way) and
+        costs its computation where the condition would not have needed it (`a if empty else b`, the
+        right of a failed `and`). Only in a condition that cannot fail (`_CannotFail`): its code then
+        holds nothing an error could be reported at, and the values put back cannot fail either (the
+        hoister takes no other). Values that a match key, a scan of a run or a remembered condition
+        reads stay as they are.
+        """
+        hoisted = {name: source for _, name, source in hoister.items}
+        safety = _CannotFail(self._table_kinds(), hoisted, frozenset({"b_card"}))
+        safe = [safety.kind(code) is not None and i not in plan.memo for i, (_, code) in enumerate(conditions)]
+        kept = names_in(card_key) | names_in(" ".join(f"{scan.body} {scan.condition or ''}" for scan in plan.scans))
+        inlined: set[str] = set()
+        for _, name, source in reversed(hoister.items):
+            if name in kept or any(name in names_in(other) for _, n, other in hoister.items
+                                   if n != name and n not in inlined):
+                continue
+            users = [i for i, (_, code) in enumerate(conditions) if name in names_in(code)]
+            if len(users) != 1 or not safe[users[0]] or conditions[users[0]][0] != emit_level[name]:
+                continue
+            level, code = conditions[users[0]]
+            places = [token.start[1] for token in _tokens(code) if token.type == tokenize.NAME and token.string == name]
+            if len(places) != 1 or code.count("\n"):
+                continue
+            at = places[0]
+            conditions[users[0]] = (level, f"{code[:at]}({source}){code[at + len(name):]}")
+            inlined.add(name)
+        return inlined
 
     def _plan_runs(self, conditions: list[tuple[int, str]], totals: list[bool], hoister: _Hoister,
                    levels: _Levels, card_key: str, k: int) -> _RunPlan:
@@ -759,6 +800,13 @@ class _RunPlan:
 
 
 _PAIRS_OF_CARDS = "charge(pairs(b_cards))"  # the compiled `pairs(cards)` a comprehension loops over
+
+
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []
 
 
 def _parse(source: str) -> ast.expr | None:
