@@ -14,7 +14,7 @@ source's face-up run, and lengths past the longest run that passes are not loope
 (`MoveGenerator._plan_runs`). All blocks are also joined
 into one function, `enumerate_all`, so a position costs one call and destination indexes
 that several moves share are built once. Every position is listed whole: keeping the blocks
-whose reads a move did not change was measured slower on Klondike (docs/design.md).
+whose reads a move did not change was measured slower than listing whole (docs/design.md).
 """
 
 from __future__ import annotations
