@@ -523,6 +523,10 @@ class Compiler:
                 raise CompileError(f"{node.func}(...) gives one item: it cannot unpack pairs(...)", node.iterable.pos)
             keyed = f"(({element.source}), {target}) for {target} in {iterable.source}{filter_}"
             return Compiled(f"arg_best(({keyed}), {node.func == 'argmax'})", element_types[0])
+        if node.func in ("all", "any") and condition is None and len(py_names) == 1 and element.total:
+            unrolled = _unrolled(node.func, iterable.source, py_names[0], element.source)
+            if unrolled is not None:
+                return Compiled(unrolled, BOOL)
         return Compiled(f"{node.func}({generator})", INT if node.func == "sum" else BOOL)
 
     # -- operators -------------------------------------------------------------------------
@@ -635,6 +639,40 @@ class Compiler:
             return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_,
                             total=all(i.total for i in items))
         raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
+
+
+# `all` and `any` over a list of at most this many numbers written out (a zone's piles) are written out
+# as `and` and `or` of their items (`_unrolled`).
+UNROLL_MOST = 8
+
+
+def _unrolled(func: str, iterable: str, name: str, element: str) -> str | None:
+    """`all(ELEMENT for NAME in charge((2, 3, 4, 5)))` as `(charge((2, 3, 4, 5)) and E2 and E3 and ...)`,
+    each item's ELEMENT with the number in place of NAME (`any`: `or` of the items): no generator
+    to make and resume, the same steps charged, the same value (the items are truth values, tested
+    in order, the first that decides ends it). Only for an ELEMENT that cannot fail (so no error is
+    to be found in its code) and a tuple of 1 to `UNROLL_MOST` numbers; else None."""
+    match = re.fullmatch(r"charge\(\((\d+(?:, \d+)*),?\)\)", iterable)
+    if match is None:
+        return None
+    items = match.group(1).split(", ")
+    if len(items) > UNROLL_MOST:
+        return None
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(element).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    if any(t.start[0] != 1 or t.end[0] != 1 for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)):
+        return None  # written on one line, as generated code is
+    places = [t.start[1] for t in tokens if t.type == tokenize.NAME and t.string == name]
+    parts = []
+    for item in items:
+        text = element
+        for at in reversed(places):
+            text = text[:at] + item + text[at + len(name):]
+        parts.append(f"({text})")
+    joined = f" {'and' if func == 'all' else 'or'} ".join(parts)
+    return f"({iterable} and {joined})" if func == "all" else f"({iterable} and ({joined}))"
 
 
 @lru_cache(maxsize=4096)

@@ -4,21 +4,27 @@ Each move template becomes one block of generated loops: source pile -> destinat
 -> run length (for `take: run`), or, with a `match` key, source -> run length ->
 destinations looked up in an index built once per position (a hash join). Each `when`
 conjunct, and each subexpression that cannot fail (a pile's top card, a card's attribute),
-is computed once, in the outermost loop whose names it uses; a conjunct that can fail is
-tested no earlier than the conjuncts written before it. A `take: run` move's check on every
+is computed once, in the outermost loop whose names it uses (unless only one condition that
+cannot fail uses it, once, in the loop where it is tested: it is then left in that condition,
+`MoveGenerator._inline_single_uses`); a conjunct that can fail is tested no earlier than the
+conjuncts written before it. With `match`, a `take: run` move's loop over lengths walks down
+the source's face-up run itself (`WALK_RUNS`). A `take: run` move's check on every
 two neighbouring moved cards (`all(... for a, b in pairs(cards))`) becomes one scan of the
 source's face-up run, and lengths past the longest run that passes are not looped
 (`MoveGenerator._plan_runs`). All blocks are also joined
 into one function, `enumerate_all`, so a position costs one call and destination indexes
-that several moves share are built once.
+that several moves share are built once. Every position is listed whole: keeping the blocks
+whose reads a move did not change was measured slower than listing whole (docs/design.md).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import io
 import itertools
 import math
+import tokenize
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +44,11 @@ STEPS_END = "    METER.left -= steps"
 # Whether a `take: run` move's pair checks become one scan per source (`MoveGenerator._plan_runs`), read
 # when a ruleset loads; tests and benchmarks/runs.py switch it off to compare with the plain loops.
 RUN_SCAN = True
+
+# Whether a `take: run` move with `match` walks down each source's face-up run in its loop over lengths,
+# counting the run's steps after it, instead of finding the run's length first (`MoveGenerator.template`),
+# read when a ruleset loads; tests switch it off to compare with the two walks.
+WALK_RUNS = True
 
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
@@ -200,6 +211,10 @@ class MoveGenerator:
             levels = _Levels(card_level, dst_level, match is not None, bool(template.targets))
             plan = self._plan_runs(conditions, totals, hoister, levels, card_key, k)
         conditions = plan.conditions
+        # With an index and nothing that needs the run's length before its loop (scans, a bound from
+        # them, a check of the steps within the loop), the loop over lengths walks down the face-up
+        # run itself, stopping at the first card face down, and counts its steps after.
+        walking = WALK_RUNS and run and match is not None and not plan.scans and plan.bound == "longest" and not template.choices
         every = " ".join([src for _, src in conditions] + [src for _, _, src in hoister.items] + [card_key])
         uses_cards = "b_cards" in names_in(every)
         # `take: any` from piles whose cards the seat may not all see: a hidden card is offered blind,
@@ -236,12 +251,14 @@ class MoveGenerator:
                         min(users) == dst_level:
                     emit_level[name] = dst_level
 
+        inlined = self._inline_single_uses(conditions, hoister, emit_level, plan, card_key)
+
         emitted: set[int] = set()
 
         def emit(level: int, exit_word: str = "continue") -> None:
             emitted.add(level)
             for _, name, source in hoister.items:
-                if emit_level[name] == level:
+                if emit_level[name] == level and name not in inlined:
                     lines.append(f"{indent}{name} = {source}")
             for i, (lvl, cond) in enumerate(conditions):
                 if lvl != level:
@@ -264,6 +281,16 @@ class MoveGenerator:
             """The loop over run lengths: over the cards from the top down, n counted alongside (a
             slice walked backwards costs less than indexing the pile for each length)."""
             nonlocal indent
+            if walking:  # the face-up run from the top down; its length is counted after the loop
+                lines.append(f"{indent}b_n = 0")
+                lines.append(f"{indent}for b_card in reversed(pile):")
+                indent += "    "
+                lines.append(f"{indent}if not U[b_card]: break")
+                lines.append(f"{indent}b_n += 1")
+                if uses_cards:
+                    lines.append(f"{indent}b_cards = pile[-b_n:]")
+                emit(card_level)
+                return
             lines.extend(indent + line for line in plan.scan_lines())
             lines.append(f"{indent}steps += {plan.bound}")
             # the cards pile[-1], ..., pile[-bound]: a slice backwards that stops before pile[-bound - 1]
@@ -345,6 +372,8 @@ class MoveGenerator:
                 lines.append(f"{indent}b_n = 1")
                 if uses_cards:
                     lines.append(f"{indent}b_cards = [b_card]")
+            elif walking:
+                lines.append(f"{indent}if not U[pile[-1]]: continue")  # no face-up card
             elif run:
                 lines.append(f"{indent}k = len(pile)")
                 lines.append(f"{indent}while k and U[pile[k - 1]]: k -= 1")
@@ -358,6 +387,7 @@ class MoveGenerator:
             lines.extend(indent + line for line in plan.source_lines())
         else:
             lines.append(f"{indent}b_src = -1; b_n = 0")
+        walked = indent  # the loop over sources' body, where a walked run's steps are counted
         if run and match is not None:
             run_loop()
         if template.targets:
@@ -389,6 +419,8 @@ class MoveGenerator:
             lines.append(f"{indent}out.append(Move(rules, {k}, b_src, b_n, b_dst, b_selection{pick}))")
         else:
             offer(f"{k}, b_src, b_n, b_dst{', ()' + pick if pick else ''}", f"({k}, b_src, b_n, b_dst{pick})")
+        if walking:
+            lines.append(f"{walked}steps += b_n")
         levels_used = {lvl for lvl, _ in conditions} | set(emit_level.values())
         assert levels_used <= emitted, f"conditions at loop levels {levels_used - emitted} were not placed"
         source = "\n".join(lines + [STEPS_END]) + "\n"
@@ -400,6 +432,39 @@ class MoveGenerator:
         self.parts.append((template, index, index_at - 3, body))
         self.spans.extend(spans)
         return self.host.define(f"enum_{k}", source, spans=spans)
+
+    def _inline_single_uses(self, conditions: list[tuple[int, str]], hoister: _Hoister, emit_level: dict[str, int],
+                            plan: _RunPlan, card_key: str) -> set[str]:
+        """Put back into its condition a hoisted subexpression that only that condition uses, once, in
+        the loop where it is computed (`conditions` is changed; the names put back are returned).
+
+        Hoisting such a value gains nothing (it is computed once per pass of that loop either way) and
+        costs its computation where the condition would not have needed it (`a if empty else b`, the
+        right of a failed `and`). Only in a condition that cannot fail (`_CannotFail`): its code then
+        holds nothing an error could be reported at, and the values put back cannot fail either (the
+        hoister takes no other). Values that a match key, a scan of a run or a remembered condition
+        reads stay as they are.
+        """
+        hoisted = {name: source for _, name, source in hoister.items}
+        safety = _CannotFail(self._table_kinds(), hoisted, frozenset({"b_card"}))
+        safe = [safety.kind(code) is not None and i not in plan.memo for i, (_, code) in enumerate(conditions)]
+        kept = names_in(card_key) | names_in(" ".join(f"{scan.body} {scan.condition or ''}" for scan in plan.scans))
+        inlined: set[str] = set()
+        for _, name, source in reversed(hoister.items):
+            if name in kept or any(name in names_in(other) for _, n, other in hoister.items
+                                   if n != name and n not in inlined):
+                continue
+            users = [i for i, (_, code) in enumerate(conditions) if name in names_in(code)]
+            if len(users) != 1 or not safe[users[0]] or conditions[users[0]][0] != emit_level[name]:
+                continue
+            level, code = conditions[users[0]]
+            places = [token.start[1] for token in _tokens(code) if token.type == tokenize.NAME and token.string == name]
+            if len(places) != 1 or code.count("\n"):
+                continue
+            at = places[0]
+            conditions[users[0]] = (level, f"{code[:at]}({source}){code[at + len(name):]}")
+            inlined.add(name)
+        return inlined
 
     def _plan_runs(self, conditions: list[tuple[int, str]], totals: list[bool], hoister: _Hoister,
                    levels: _Levels, card_key: str, k: int) -> _RunPlan:
@@ -735,6 +800,13 @@ class _RunPlan:
 
 
 _PAIRS_OF_CARDS = "charge(pairs(b_cards))"  # the compiled `pairs(cards)` a comprehension loops over
+
+
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []
 
 
 def _parse(source: str) -> ast.expr | None:
