@@ -125,7 +125,7 @@ def play(
     from . import saves, store
     from .bots import make_bot, seat_seed
     from .play import SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous
-    from .play import count_result, results_text, save_persistent, summary, timed_summary
+    from .play import save_persistent, summary, timed_summary
     from .source import read_bounded
 
     try:
@@ -187,6 +187,7 @@ def play(
             finally:
                 if game.is_over:
                     save_persistent(game)
+            _count_result(console, game, [s for s, bot in seats.items() if bot is None], as_json)
             _show_seed(console, game, seed, secret and not as_json)
             if as_json:
                 speeds = {s: specs[s].speed for s in range(game.players) if s in specs and specs[s].is_bot}
@@ -212,17 +213,28 @@ def play(
             saves.remove_save(resumed.path)  # ended, or saved anew: the old save has served
         if session.saved_to is not None and not as_json:
             console.print(Text(f"Resume it with: cardrules play {ruleset} --resume", style="bold"))
-        humans = session.humans
-        if game.is_over and len(humans) == 1 and game.history:
-            record = count_result(game, humans[0])
-            if not as_json:
-                console.print(Text(f"{rules.title} ({saves.options_key(rules, game.players)}): ",
-                                   style="dim").append_text(results_text(record)))
+        _count_result(console, game, session.humans, as_json)
         _show_seed(console, game, seed, secret and not as_json)
         if as_json:
             print(json.dumps(summary(game, seed, kinds), indent=2))
     except CardrulesError as error:
         _fail(error)
+
+
+def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) -> None:
+    """Count a game one human played, once it has ended or been quit after a move (`cardrules
+    stats`), and show the options' figures as they now stand."""
+    if not game.is_over or len(humans) != 1 or not game.history:
+        return
+    from rich.text import Text
+
+    from .play import count_result, results_text
+    from .saves import options_key
+
+    record = count_result(game, humans[0])
+    if not quiet:
+        console.print(Text(f"{game.rules.title} ({options_key(game.rules, game.players)}): ",
+                           style="dim").append_text(results_text(record)))
 
 
 def _bundled_dir() -> Path:

@@ -351,3 +351,10 @@ def test_results_of_games_ending_at_once_in_several_processes_all_count(coin: st
 def _count_one(coin: str, home: str, seed: int) -> None:
     os.environ["CARDRULES_HOME"] = home
     saves.record_result(load_ruleset(coin), 1, seed % 2 == 0, seed)
+
+
+def test_a_game_on_the_clock_counts_in_the_statistics_too() -> None:
+    result = run("play", "nerts", "--seed", "3", "--seat", "2=greedy:speed=0.5", input="1\nquit\n")
+    assert result.exit_code == 0, result.output
+    [record] = saves.read_stats()["nerts"].values()
+    assert (record["played"], record["won"]) == (1, 0)
