@@ -9,7 +9,7 @@ from pathlib import Path
 from cardrules import load_ruleset
 from cardrules.engine import Game, Move
 
-FIRST = Path(__file__).parent / "fixtures" / "zones" / "klondike-first-empty.yaml"
+EACH = Path(__file__).parent / "fixtures" / "zones" / "klondike-each-empty.yaml"
 
 
 def _after(game: Game, move: Move) -> tuple[object, ...]:
@@ -23,7 +23,7 @@ def _after(game: Game, move: Move) -> tuple[object, ...]:
 
 
 def test_an_ace_is_offered_once_to_the_first_empty_foundation_not_to_each() -> None:
-    plain, first = load_ruleset("klondike"), load_ruleset(FIRST)
+    plain, first = load_ruleset(EACH), load_ruleset("klondike")
     for seed in range(40):
         game = plain.new_game(seed=seed)
         aces = [m for m in game.legal_moves() if m.name == "to_foundation"]
@@ -36,7 +36,7 @@ def test_an_ace_is_offered_once_to_the_first_empty_foundation_not_to_each() -> N
 
 
 def test_an_ace_goes_to_the_first_empty_foundation_whichever_that_is_now() -> None:
-    rules = load_ruleset(FIRST)
+    rules = load_ruleset("klondike")
     rng = random.Random(5)
     seen: set[int] = set()
     for seed in range(200):
@@ -53,9 +53,9 @@ def test_an_ace_goes_to_the_first_empty_foundation_whichever_that_is_now() -> No
 
 
 def test_offering_the_first_empty_pile_only_loses_no_position_over_400_random_positions() -> None:
-    # Sound: every move of plain Klondike leads to a position (foundations as a set) that a move of
-    # the variant also leads to, and the other way round.
-    plain, first = load_ruleset("klondike"), load_ruleset(FIRST)
+    # Sound: every move of Klondike offering each empty foundation leads to a position (foundations as a set) that a move of
+    # the bundled Klondike (the first empty one only) also leads to, and the other way round.
+    plain, first = load_ruleset(EACH), load_ruleset("klondike")
     rng = random.Random(11)
     checked = 0
     for seed in range(20):
