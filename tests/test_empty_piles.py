@@ -53,8 +53,9 @@ def test_an_ace_goes_to_the_first_empty_foundation_whichever_that_is_now() -> No
 
 
 def test_offering_the_first_empty_pile_only_loses_no_position_over_400_random_positions() -> None:
-    # Sound: every move of Klondike offering each empty foundation leads to a position (foundations as a set) that a move of
-    # the bundled Klondike (the first empty one only) also leads to, and the other way round.
+    # Sound: every move of Klondike offering each empty foundation leads to a position (foundations
+    # as a set) that a move of the bundled Klondike (the first empty one only) also leads to, and
+    # the other way round.
     plain, first = load_ruleset(EACH), load_ruleset("klondike")
     rng = random.Random(11)
     checked = 0
