@@ -1,4 +1,5 @@
-"""The `cardrules` command: play, simulate, solve, validate, list, schema, stats, reset. A thin layer over the library.
+"""The `cardrules` command: play, simulate, solve, validate, list, rules, schema, stats, reset.
+A thin layer over the library.
 
 Start-up is kept short: `cardrules --help` and each command's `--help` import only typer and
 this module. Each command imports what it uses when it runs (the compiler, Lark, jsonschema,
