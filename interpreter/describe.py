@@ -39,8 +39,7 @@ from .parser import (
     parse_loop,
     parse_signature,
 )
-from .source import Document, FileAccess, PathKey, load_document
-from .variants import resolve_extends
+from .source import Document, PathKey
 
 __all__ = ["Book", "Speaker", "Term", "describe", "render_markdown", "render_text", "rules_document", "simplify"]
 
@@ -864,12 +863,10 @@ def describe(name_or_path: str | Path, options: dict[str, Any] | None = None,
              search_path: tuple[str | Path, ...] = (), fold: bool = True) -> RulesDocument:
     """The rules of a ruleset (after `extends:`), in words. Loads it first, so a broken ruleset
     is a `CardrulesError` at its place, as `cardrules validate` reports it."""
-    from .ruleset import find_ruleset, load_ruleset
+    from .ruleset import load_ruleset
 
     rules = load_ruleset(name_or_path, options, search_path)
-    path = find_ruleset(name_or_path)
-    doc = resolve_extends(load_document(path), path, FileAccess.for_ruleset(path, search_path))
-    return rules_document(rules, doc, fold)
+    return rules_document(rules, rules.front_end.doc, fold)  # the merged document the load built from
 
 
 def rules_document(rules: Any, doc: Document, fold: bool = True) -> RulesDocument:
