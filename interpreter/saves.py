@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .errors import IllegalMoveError, SaveError, printable
 from .limits import INT_MAX, INT_MIN, MAX_SAVE_BYTES
-from .store import data_dir, locked, write_json
+from .store import data_dir, locked, read_json, write_json
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -120,37 +120,9 @@ def list_saves(ruleset: str) -> list[Path]:
         raise SaveError(f"cannot read {folder}: {exc}") from None
 
 
-def _read_json(path: Path, limit: int, what: str) -> Any:
-    """A JSON file within `limit` bytes, or a `SaveError` naming the file and, for a syntax error,
-    the line and column."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc}") from None
-    if len(raw) > limit:
-        raise SaveError(f"{path}: {what} is corrupt (larger than {limit:,} bytes)")
-    try:
-        return json.loads(raw.decode("utf-8"), parse_constant=lambda name: _Bad(name))
-    except UnicodeDecodeError as exc:
-        raise SaveError(f"{path}: {what} is corrupt (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}:{exc.lineno}:{exc.colno}: {what} is corrupt ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:
-        problem = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise SaveError(f"{path}: {what} is corrupt ({problem})") from None
-
-
-class _Bad:
-    """NaN or Infinity in a JSON file: kept while parsing, refused by the checks."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
+def _read_json(path: Path, what: str) -> Any:
+    """A save or the statistics, parsed within `MAX_SAVE_BYTES` (None if there is no file)."""
+    return read_json(path, MAX_SAVE_BYTES, lambda where, problem: SaveError(f"{where}: {what} is corrupt ({problem})"))
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -164,7 +136,7 @@ def _scalar(value: Any) -> bool:
 
 def read_save(path: Path) -> SavedGame:
     """A save file, every field checked (a `SaveError` names the file and the field)."""
-    data = _read_json(path, MAX_SAVE_BYTES, "the saved game")
+    data = _read_json(path, "the saved game")
     if data is None:
         raise SaveError(f"{path}: no such saved game")
 
@@ -279,7 +251,7 @@ def _check_stats(path: Path, data: Any) -> dict[str, dict[str, dict[str, Any]]]:
 def read_stats() -> dict[str, dict[str, dict[str, Any]]]:
     """Every ruleset's statistics, checked: {ruleset: {options key: record}}."""
     path = stats_path()
-    return _check_stats(path, _read_json(path, MAX_SAVE_BYTES, "the statistics file"))
+    return _check_stats(path, _read_json(path, "the statistics file"))
 
 
 def record_result(rules: Ruleset, players: int, won: bool, score: int | None) -> dict[str, Any]:

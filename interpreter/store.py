@@ -23,7 +23,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,25 +121,36 @@ def _where(ruleset: str, name: str, problem: str) -> str:
     return f"{ruleset}, variable `{name}`: {problem}"
 
 
-def _read_all(path: Path) -> dict[str, dict[str, Any]]:
-    """Every saved value, checked: integers in the 64-bit range and true/false, or lists of those."""
+def read_json(path: Path, limit: int, corrupt: Callable[[str, str], SaveError]) -> Any:
+    """A per-user JSON file of at most `limit` bytes, parsed; None if there is none. NaN, Infinity
+    and integers of more than 20 characters are read as values no check accepts (`_Unkept`).
+    `corrupt(where, problem)` is the error for a file that does not read as JSON (`where`: its
+    path, with the line and column where JSON says so)."""
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+            raw = handle.read(limit + 1)
     except FileNotFoundError:
-        return {}
+        return None
     except OSError as exc:
         raise SaveError(f"cannot read {path}: {exc}") from None
-    if len(raw) > MAX_BYTES:
-        raise _corrupt(path, f"larger than {MAX_BYTES:,} bytes")
+    if len(raw) > limit:
+        raise corrupt(str(path), f"larger than {limit:,} bytes")
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_Unkept, parse_int=_parse_int)
+        return json.loads(raw.decode("utf-8"), parse_constant=_Unkept, parse_int=_parse_int)
     except UnicodeDecodeError as exc:
-        raise _corrupt(path, f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+        raise corrupt(str(path), f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}:{exc.lineno}:{exc.colno}: the saved values are corrupt ({exc.msg}); {FIX}") from None
+        raise corrupt(f"{path}:{exc.lineno}:{exc.colno}", exc.msg) from None
     except (ValueError, RecursionError) as exc:
-        raise _corrupt(path, "nested too deeply" if isinstance(exc, RecursionError) else str(exc)) from None
+        raise corrupt(str(path), "nested too deeply" if isinstance(exc, RecursionError) else str(exc)) from None
+
+
+def _read_all(path: Path) -> dict[str, dict[str, Any]]:
+    """Every saved value, checked: integers in the 64-bit range and true/false, or lists of those."""
+    data = read_json(path, MAX_BYTES, lambda where, problem: SaveError(
+        f"{where}: the saved values are corrupt ({problem}); {FIX}"))
+    if data is None:
+        return {}
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise _corrupt(path, "expected an object of objects")
     for ruleset, values in data.items():
