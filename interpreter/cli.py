@@ -141,24 +141,22 @@ def play(
         if deal is None and seed is None and resumed is None:  # a short seed to replay, unless it would give hidden hands away
             draw = random.SystemRandom()
             seed = draw.getrandbits(64) if secret else draw.randrange(1, 1_000_000_000)
-        persisted = store.load(rules) if rules.persistent_variables() and resumed is None else None
-        if resumed is not None:
-            pass
-        elif deal_text is not None:
-            in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
-            order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
-            game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
-        else:
-            game = rules.new_game(seed=seed, players=players, persisted=persisted)
+        if resumed is None:
+            persisted = store.load(rules) if rules.persistent_variables() else None
+            if deal_text is not None:
+                in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
+                order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
+                game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
+            else:
+                game = rules.new_game(seed=seed, players=players, persisted=persisted)
         specs: dict[int, SeatSpec] = {}
-        seat_texts = dict(resumed.seats) if resumed is not None else {}
+        seat_texts: dict[str, str] = {}  # seat number (from 1) -> its `--seat` text, the saved ones first
         try:
-            for key, text in _pairs(seat, "--seat SEAT").items():
-                index, spec = parse_seat(key, text, game.players)
-                seat_texts[str(index + 1)] = text
-            for key, text in seat_texts.items():
+            given = list(resumed.seats.items()) if resumed is not None else []
+            for key, text in given + list(_pairs(seat, "--seat SEAT").items()):
                 index, spec = parse_seat(key, text, game.players)
                 specs[index] = spec
+                seat_texts[str(index + 1)] = text
             if rules.simultaneous:  # one terminal, one human: the seats not given are bots
                 human_given = any(not spec.is_bot for spec in specs.values())
                 for s in range(game.players):
@@ -197,7 +195,9 @@ def play(
         if resumed is not None and not as_json:
             console.print(Text(f"Resumed the game saved {resumed.saved or ''} ({len(game.history)} moves made)",
                                style="dim"))
-        file = None if rules.path is None or rules.path.parent == _bundled_dir() else str(rules.path.resolve())
+        from .resources import rulesets_dir
+
+        file = None if rules.path is None or rules.path.parent == rulesets_dir() else str(rules.path.resolve())
         seat_record = {key: text for key, text in seat_texts.items() if specs[int(key) - 1].is_bot}
 
         def saver() -> Path:
@@ -236,12 +236,6 @@ def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) 
     if not quiet:
         console.print(Text(f"{game.rules.title} ({options_key(game.rules, game.players)}): ",
                            style="dim").append_text(results_text(record)))
-
-
-def _bundled_dir() -> Path:
-    from .resources import rulesets_dir
-
-    return rulesets_dir()
 
 
 def _resume(ruleset: str, search_path: tuple[Path, ...]) -> tuple[SavedGame, Ruleset, Game]:
