@@ -23,7 +23,9 @@ import ast
 import dataclasses
 import io
 import itertools
+import keyword
 import math
+import operator
 import tokenize
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -49,6 +51,11 @@ RUN_SCAN = True
 # counting the run's steps after it, instead of finding the run's length first (`MoveGenerator.template`),
 # read when a ruleset loads; tests switch it off to compare with the two walks.
 WALK_RUNS = True
+
+# Whether a destination index whose keys read only its piles' cards is kept between listings and used
+# again while those piles are the same lists (`MoveGenerator._index_lines`), read when a ruleset
+# loads; tests switch it off to compare with an index built at every listing.
+KEEP_INDEXES = True
 
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
@@ -315,20 +322,14 @@ class MoveGenerator:
             if template.sources:
                 lines.append(f"{indent}if b_dst == b_src: continue")
             lines.append(f"{indent}pile_dst = P[b_dst]")
-            if any(self.host.rules.cover[p] for p in template.targets):  # `covered_by`: not onto a covered pile
-                lines.append(f"{indent}if any(P[q] for q in COVER[b_dst]): continue")
-            if any(self.host.rules.empty_first[p] >= 0 for p in template.targets):  # `empty_piles: first`
-                lines.append(f"{indent}if not pile_dst and EMPTY_FIRST[b_dst] >= 0 and "
-                             f"not all(P[q] for q in range(EMPTY_FIRST[b_dst], b_dst)): continue")
+            if match is None:  # (with an index, the index leaves such destinations out)
+                lines.extend(indent + line for line in self._destination_filters(template))
             emit(dst_level)
 
         emit(0, "return")
         index_at = len(lines)
-        if match is not None:
-            lines.append(f"{indent}INDEX = {{}}")
-            lines.append(f"{indent}for b_dst in {targets}:")
-            lines.append(f"{indent}    pile_dst = P[b_dst]")
-            lines.append(f"{indent}    INDEX.setdefault({dst_key}, []).append(b_dst)")
+        index_lines = self._index_lines(template, targets, dst_key, "INDEX", None) if match is not None else []
+        lines.extend(indent + line for line in index_lines)
         if template.sources:
             lines.append(f"{indent}steps += len({sources})")
             lines.append(f"{indent}for b_src in {sources}:")
@@ -428,7 +429,7 @@ class MoveGenerator:
         # Moves whose destinations are the same piles with the same key share one index.
         index = (template.seat_targets is not None, template.seat_targets or template.targets, dst_key) \
             if match is not None else None
-        body = lines[3:index_at] + lines[index_at + (4 if match is not None else 0):]
+        body = lines[3:index_at] + lines[index_at + len(index_lines):]
         self.parts.append((template, index, index_at - 3, body))
         self.spans.extend(spans)
         return self.host.define(f"enum_{k}", source, spans=spans)
@@ -562,6 +563,54 @@ class MoveGenerator:
                         _STR if values and all(type(v) is str for v in values) else _ANY
         return self._tables
 
+    def _destination_filters(self, template: MoveTemplate) -> list[str]:
+        """The checks that leave a destination out whatever is moved: not onto a covered pile
+        (`covered_by`), and of a zone's empty piles only the first (`empty_piles: first`)."""
+        rules = self.host.rules
+        lines = []
+        if any(rules.cover[p] for p in template.targets):
+            lines.append("if any(P[q] for q in COVER[b_dst]): continue")
+        if any(rules.empty_first[p] >= 0 for p in template.targets):
+            lines.append("if not pile_dst and EMPTY_FIRST[b_dst] >= 0 and "
+                         "not all(P[q] for q in range(EMPTY_FIRST[b_dst], b_dst)): continue")
+        return lines
+
+    def _index_lines(self, template: MoveTemplate, targets: str, dst_key: str, name: str,
+                     slot: int | None) -> list[str]:
+        """The code that builds a destination index `name`: each destination's key (`match.dst`)
+        to the destinations with that key, in order, the ones `_destination_filters` leaves out
+        left out (after their key is computed, as the loop over destinations would). With a
+        `slot` (an index shared by the merged listing), where the keys read only the
+        destinations' cards (and each destination the same piles: not a per-player zone), the
+        index is kept in `INDEXES[slot]` with the piles it was built from, and used again while
+        those piles are equal lists (piles are never changed in place: a move makes new lists)."""
+        build = [f"{name} = {{}}",
+                 f"for b_dst in {targets}:",
+                 "    pile_dst = P[b_dst]",
+                 f"    b_key = {dst_key}",
+                 *(f"    {line}" for line in self._destination_filters(template)),
+                 f"    {name}.setdefault(b_key, []).append(b_dst)"]
+        rules = self.host.rules
+        reads = {n for n in names_in(dst_key) if not keyword.iskeyword(n)}
+        if (slot is None or not KEEP_INDEXES or template.seat_targets is not None
+                or not reads <= {"pile_dst", "None", "True", "False"} | set(self._table_kinds())):
+            return build
+        piles = set(template.targets)
+        for p in template.targets:
+            piles.update(rules.cover[p])
+            if rules.empty_first[p] >= 0:
+                piles.update(range(rules.empty_first[p], p))
+        keyed = sorted(piles)
+        self.host.globals[f"INDEX_PILES_{slot}"] = operator.itemgetter(*keyed) if len(keyed) > 1 else \
+            (lambda P, q=keyed[0]: (P[q],))
+        self.host.globals.setdefault("INDEXES", {})
+        return [f"b_keyed = INDEX_PILES_{slot}(P)",
+                f"b_kept = INDEXES.get({slot})",
+                f"if b_kept is not None and b_kept[0] == b_keyed: {name} = b_kept[1]",
+                "else:",
+                *(f"    {line}" for line in build),
+                f"    INDEXES[{slot}] = (b_keyed, {name})  # one store: a reader sees the pair whole"]
+
     def merged(self) -> Callable[..., None]:
         """One function enumerating every move template in order (fewer calls per position).
 
@@ -582,13 +631,11 @@ class MoveGenerator:
             if index is not None:
                 name = shared[index]
                 indent = "    "
-                block[index_at:index_at] = [
-                    f"{indent}if {name} is None:",
-                    f"{indent}    {name} = {{}}",
-                    f"{indent}    for b_dst in DST_{k}{'[b_player]' if index[0] else ''}:",
-                    f"{indent}        pile_dst = P[b_dst]",
-                    f"{indent}        {name}.setdefault({index[2]}, []).append(b_dst)",
-                    f"{indent}INDEX = {name}"]
+                build = self._index_lines(template, f"DST_{k}{'[b_player]' if index[0] else ''}", index[2], name,
+                                          list(shared).index(index))
+                block[index_at:index_at] = [f"{indent}if {name} is None:",
+                                            *(f"{indent}    {line}" for line in build),
+                                            f"{indent}INDEX = {name}"]
             lines.append(f"    b_move = {template.name!r}")
             lines.append("    for _ in ONCE:")
             for line in block:
