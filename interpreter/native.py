@@ -698,7 +698,8 @@ class _Emitter:
         if condition is not None:
             lines.append(f"        if not {condition.code}: continue")
         if func == "list":  # a list of piles (`list(f for f in zone if ...)`), in the order of the loop
-            self._want(element, "pile")
+            if element.type != "pile":
+                raise self.no(f"a list of {element.type} built by list(...)")
             lines.append(f"{body}acc[count] = {self.checked(element)}; count += 1")
             result, ret, type_ = "np.empty(" + most + ", dtype=np.int64); count = 0", "acc[:count]", "piles"
         elif func == "all":
@@ -2201,6 +2202,8 @@ class Native:
         choice (`game.stats` has the turns, lead changes and leaders after every move too).
         Raises `NativeStop` where compiled code met an error: the Python backend, playing the same
         game, then says what it is."""
+        if self.rules.simultaneous:
+            raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
         np = self.np
         players = int(game.M[PLAYERS])
         seeds = seed if isinstance(seed, list) else [seed] * players

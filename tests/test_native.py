@@ -190,6 +190,8 @@ def test_a_native_position_lists_and_applies_any_seats_actions_where_every_seat_
     with pytest.raises(IllegalMoveError, match=f"action {illegal} is not legal now"):
         position.apply_action(illegal, 0)
     assert position.current_player == 2  # a refused move changes nothing
+    with pytest.raises(ValueError, match="on the clock"):  # no turn-by-turn playout of such a game
+        native_backend(rules).playout(position, 1)
 
 
 @pytest.mark.parametrize("options", _combinations("klondike"), ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
