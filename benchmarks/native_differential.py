@@ -1,13 +1,16 @@
 """The native backend against the Python reference, game by game and move by move.
 
-    python benchmarks/native_differential.py [--games 300] [--max-moves 2000] [--jobs 1]
+    python benchmarks/native_differential.py [--games 300] [--max-moves 2000] [--jobs 1] [--only nerts,race]
 
 For every bundled and test-fixture ruleset the native backend runs, every combination of its
 options and every number of seats, plays `--games` seeded random games through both backends
 (`native.compare`: the legal moves in order, piles, faces, variables, the seat to act and its
 phase after every move; the outcome, reason, winners and scores at the end) and prints the games,
-moves and outcomes compared. Rulesets it does not run are listed with the construct and place it
-names. Exit status 1 on any difference.
+moves and outcomes compared. Where every seat plays at once, every seat's moves are compared at
+every step (a seeded random seat moves), and `--games` games are also simulated on the clock by
+both engines (`simulate.play_game`: random seats, moves landed and refused) and their records
+compared. Rulesets it does not run are listed with the construct and place it names. Exit status
+1 on any difference.
 """
 
 from __future__ import annotations
@@ -46,10 +49,33 @@ def run(name: str, options: dict[str, Any], players: int, games: int,
         rng = random.Random(seed)
         game = rules.new_game(seed=seed, max_moves=max_moves, players=players)
         try:
-            moves += compare(backend, game, rng.choice)
+            moves += compare(backend, game, rng.choice, rng.choice)
         except Mismatch as exc:
             return seed, moves, outcomes, str(exc)
         outcomes[game.outcome or "?"] += 1
+    return games, moves, outcomes, ""
+
+
+def run_scheduled(name: str, options: dict[str, Any], players: int, games: int) -> tuple[int, int, Counter[str], str]:
+    """A game where every seat plays at once: `games` games simulated on the clock by both engines
+    (random seats), their records compared (moves, refusals, decisions, scores, winners, leads)."""
+    from dataclasses import replace
+
+    from cardrules.simulate import compiled, play_game, prepare
+
+    given = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items()]
+    plan = prepare(name, games, players, options=given, engine="native")
+    if plan.engine != "native":
+        return 0, 0, Counter(), "the native engine did not take the simulation"
+    rules = compiled(plan)
+    moves, outcomes = 0, Counter[str]()
+    for index in range(games):
+        native_record = play_game(rules, plan, index)
+        python_record = play_game(rules, replace(plan, engine="python"), index)
+        if native_record != python_record:
+            return index, moves, outcomes, f"game {index}: python {python_record}, native {native_record}"
+        moves += python_record.moves
+        outcomes[python_record.outcome] += 1
     return games, moves, outcomes, ""
 
 
@@ -59,16 +85,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, default=2000, help="cut games at this many moves (default 2000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--skip", default="", help="rulesets to leave out, comma-separated (klondike,cascades)")
+    parser.add_argument("--only", default="", help="the rulesets to play, comma-separated (nerts,race; default: all)")
     args = parser.parse_args(argv)
     from cardrules import load_ruleset
     from cardrules.native import Unsupported, native_backend
 
     work = []
+    scheduled = []  # (where every seat plays at once) the simulations on the clock
     fixtures = [str(p) for p in sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
                 if not {"broken", "native"} & set(p.parts) and re.search(r"^ruleset:", p.read_text(), re.MULTILINE)]
     skipped = set(filter(None, args.skip.split(",")))
     for name in [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))] + fixtures:
-        if Path(name).stem in skipped:
+        if Path(name).stem in skipped or (args.only and Path(name).stem not in args.only.split(",")):
             continue
         try:
             rules = load_ruleset(name)
@@ -78,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         work += [(name, options, players) for options in combinations(name)
                  for players in range(rules.min_players, rules.max_players + 1)]
+        if rules.simultaneous:
+            scheduled += [(name, options, players) for options in combinations(name)
+                          for players in range(rules.min_players, rules.max_players + 1)]
     start = time.perf_counter()
     failed = False
     with ProcessPoolExecutor(args.jobs) as pool:
@@ -89,7 +120,15 @@ def main(argv: list[str] | None = None) -> int:
             if problem:
                 print(f"  MISMATCH: {problem}")
                 failed = True
-    print(f"{len(work)} combinations in {time.perf_counter() - start:.0f} s: "
+        results = pool.map(run_scheduled, *zip(*scheduled), [args.games] * len(scheduled)) if scheduled else []
+        for (name, options, players), (games, moves, outcomes, problem) in zip(scheduled, results):
+            shown = " ".join(f"{k}={v}" for k, v in options.items()) + f" seats={players}"
+            print(f"{Path(name).stem + ' (clock)':<28} {shown:<52} {games:>5} games {moves:>9,} moves  "
+                  f"{dict(sorted(outcomes.items()))}")
+            if problem:
+                print(f"  MISMATCH: {problem}")
+                failed = True
+    print(f"{len(work)} combinations ({len(scheduled)} on the clock too) in {time.perf_counter() - start:.0f} s: "
           + ("differences found" if failed else "no difference"))
     return 1 if failed else 0
 

@@ -18,8 +18,9 @@ index out of range, a 64-bit overflow), it stops with `NativeStop`, and the call
 game's moves through the Python backend, which reports (or, for an intermediate overflow Python
 does not have, continues) exactly as the reference does.
 
-What it covers, and what not yet (turns where every seat plays at once): docs/native.md. Setup
-runs in Python; a native game starts from a Python game's position.
+What it covers, and what not yet: docs/native.md. Setup (and `on_start`) runs in Python; a native
+game starts from a Python game's position. Games where every seat plays at once add
+`native_simultaneous.py` to their module: each seat's moves, and the clock of `simulate`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from . import resources
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_search import SOURCE as SEARCH_SOURCE
+from .native_simultaneous import SOURCE as SIMULTANEOUS_SOURCE
 from .parser import (
     Attr,
     Binary,
@@ -610,7 +612,7 @@ class _Emitter:
 
     def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
         func = node.func
-        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax"):
+        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax", "list"):
             raise self.no(f"{func}(... for ...)")
         # The helper takes every value of `env` as parameters (cards as three), and loops itself.
         params: list[str] = []
@@ -641,6 +643,7 @@ class _Emitter:
             if items.type != "cards" or len(node.names) != 2:
                 raise self.no("pairs() of this value")
             lines.append(f"    for j in range({items.lo}, {items.hi} - 1):")
+            most = f"max(0, {items.hi} - ({items.lo}) - 1)"
             a, b = self.fresh("x"), self.fresh("x")
             lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
@@ -653,6 +656,7 @@ class _Emitter:
             if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card"}:
                 raise self.no("a list of values of several kinds")
             x = self.fresh("x")
+            most = repr(len(values))
             lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in values)}):")
             element = values[0]
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
@@ -663,14 +667,15 @@ class _Emitter:
             x = self.fresh("x")
             if items.type == "piles" and len(node.names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
-                element_type = "pile"
+                element_type, most = "pile", f"len({items.code})"
             elif items.type == "seats" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
-                element_type = "int"
+                element_type, most = "int", items.code
             elif items.type == "range" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
-                element_type = "int"
+                element_type, most = "int", f"max(0, {items.hi} - ({items.lo}))"
             elif items.type == "cards" and len(node.names) == 1:
+                most = f"{items.hi} - ({items.lo})"
                 lines.append(f"    for j in range({items.lo}, {items.hi}):")
                 lines.append(f"        {x} = {items.arr}[j]")
                 element_type = "card"
@@ -682,7 +687,7 @@ class _Emitter:
                 lines.append(f"    for {bit} in range(63):")
                 lines.append(f"        if not ({mask} >> {bit}) & 1: continue")
                 lines.append(f"        {x} = {bit} + {items.value if items.type == 'ints' else 0}")
-                element_type = "str" if items.type == "strs" else "int"
+                element_type, most = ("str" if items.type == "strs" else "int"), "63"
             else:
                 raise self.no(f"a comprehension over {items.type}")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
@@ -692,7 +697,12 @@ class _Emitter:
         body = "        "
         if condition is not None:
             lines.append(f"        if not {condition.code}: continue")
-        if func == "all":
+        if func == "list":  # a list of piles (`list(f for f in zone if ...)`), in the order of the loop
+            if element.type != "pile":
+                raise self.no(f"a list of {element.type} built by list(...)")
+            lines.append(f"{body}acc[count] = {self.checked(element)}; count += 1")
+            result, ret, type_ = "np.empty(" + most + ", dtype=np.int64); count = 0", "acc[:count]", "piles"
+        elif func == "all":
             self._want(element, "bool")
             lines.append(f"{body}if not {element.code}: return False")
             result, ret, type_ = "True", "True", "bool"
@@ -809,12 +819,9 @@ class _ModuleBuilder(_Emitter):
 
     def build(self) -> tuple[str, dict[str, Any]]:
         rules = self.rules
-        if rules.simultaneous:
-            raise self.no("turns where every seat plays at once", ("turns",) if "turns" in self.data else ())
         if rules.repeat is not None:
             raise self.no("end.repeat", ("end", "repeat"))
-        if rules.on_start:
-            raise self.no("on_start", ("on_start",))
+        # (`on_start` runs in Python with the setup, before the native game starts)
         self.deck = rules.deck
         ncards, npiles = len(rules.deck), rules.pile_count
         lines = [_RUNTIME, f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
@@ -824,6 +831,8 @@ class _ModuleBuilder(_Emitter):
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE]
+        if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
+            body.append(SIMULTANEOUS_SOURCE)
         tables = []
         for name, kind in sorted(self.deck.attributes.items()):
             if kind == "int":
@@ -1285,6 +1294,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
             return head + self.effects(path + ("do",), inner, indent + "    ")
         if kind == "act":
+            if self.rules.simultaneous:
+                raise self.no("act in a game where every seat plays at once", path)
             seat = self.checked(self.expr(self.parse(path + ("act", "seat")), env, "int"))
             name = spec["act"].get("phase")
             phase = self.rules.phases.index(name) if name is not None else 0
@@ -1521,7 +1532,9 @@ def is_safe(C, N, U, V, O, M, MC, a):
         if cycle is not None:
             lines.append("        track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY)")
         result, reason = rules.no_moves_result
-        lines.append("        if M[0] == 0 and cnt == 0:")
+        # (every seat playing at once: no seat has a move)
+        none_left = " and not others_have_moves(C, N, U, V, O, M, out)" if rules.simultaneous else ""
+        lines.append(f"        if M[0] == 0 and cnt == 0{none_left}:")
         lines.append(f"            end(M, {self.result_code(result)}, {self.reason_code(reason)})")
         lines.append("    if M[0] != 0:")
         lines.append("        cnt = 0")
@@ -1991,28 +2004,60 @@ class NativeGame:
         except self.native.module.Stop as exc:
             raise NativeStop(f"compiled code stopped: {exc}") from None
 
-    def legal_codes(self) -> list[int]:
-        """The legal moves as the compiled code numbers them (`Native.code`), in its order."""
-        return [int(a) for a in self.out[:self.cnt]]
+    def _seat_listing(self, seat: int | None) -> tuple[Any, int]:
+        """The legal moves of the seat to act, or of `seat` (in a game where every seat plays at
+        once each has its own; in another, a seat not to act has none): an array and a count."""
+        current = int(self.M[CURRENT])
+        if seat is None or seat == current:
+            return self.out, self.cnt
+        if not 0 <= seat < self.M[PLAYERS]:
+            raise IllegalMoveError(f"there is no seat {seat + 1}")
+        if not self.native.rules.simultaneous:
+            return self.out, 0
+        out = self.native.np.zeros(len(self.out), dtype=self.native.np.int64)
+        try:
+            cnt = self._call("seat_legal", self.C, self.N, self.U, self.V, self.O, self.M, out, seat)
+        finally:
+            self.M[CURRENT] = current
+        return out, cnt
 
-    def apply_code(self, code: int) -> None:
-        """Apply the legal move the compiled code numbers `code`."""
-        if code not in self.out[:self.cnt]:
+    def focus(self, seat: int) -> None:
+        """As `Game.focus`: in a game where every seat plays at once, make `seat` the seat to act
+        (the one `legal_codes()` and `legal_actions()` list for). Not a move."""
+        if self.native.rules.simultaneous and seat != self.M[CURRENT]:
+            self.out, self.cnt = self._seat_listing(seat)
+            self.M[CURRENT] = seat
+
+    def legal_codes(self, seat: int | None = None) -> list[int]:
+        """The legal moves (of the seat to act, or of `seat`) as the compiled code numbers them
+        (`Native.code`), in its order."""
+        out, cnt = self._seat_listing(seat)
+        return [int(a) for a in out[:cnt]]
+
+    def apply_code(self, code: int, seat: int | None = None) -> None:
+        """Apply the legal move the compiled code numbers `code` (in a game where every seat plays
+        at once, made by `seat`, which becomes the seat to act, if given)."""
+        out, cnt = self._seat_listing(seat)
+        if code not in out[:cnt]:
             raise IllegalMoveError(f"move code {code} is not legal now")
+        if seat is not None and seat != self.M[CURRENT]:
+            self.out, self.cnt, self.M[CURRENT] = out, cnt, seat
         self.cnt = self._call("step", self.C, self.N, self.U, self.V, self.O, self.M, self.out, self.cnt, self.CK,
                               self.BK, self.KEY, self.MC, self.TMP, code)
 
-    def legal_actions(self) -> list[int]:
-        """The legal moves' action numbers (`actions.py`: the same as the Python backend's `Game`)."""
-        space, seat = self.native.rules.actions, int(self.M[CURRENT])
-        return [space.number(self.native.move_fields(code), seat) for code in self.legal_codes()]
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The legal moves' action numbers (`actions.py`: the same as the Python backend's `Game`),
+        of the seat to act or of `seat`."""
+        space = self.native.rules.actions
+        acting = int(self.M[CURRENT]) if seat is None else seat
+        return [space.number(self.native.move_fields(code), acting) for code in self.legal_codes(seat)]
 
-    def apply_action(self, action: int) -> None:
-        """Apply the legal move whose action number is `action`."""
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        """Apply the legal move (of the seat to act, or of `seat`) whose action number is `action`."""
         action = self.native.rules.actions.check(action)
-        for code, number in zip(self.legal_codes(), self.legal_actions()):
+        for code, number in zip(self.legal_codes(seat), self.legal_actions(seat)):
             if number == action:
-                self.apply_code(code)
+                self.apply_code(code, seat)
                 return
         raise IllegalMoveError(f"action {action} is not legal now")
 
@@ -2157,6 +2202,8 @@ class Native:
         choice (`game.stats` has the turns, lead changes and leaders after every move too).
         Raises `NativeStop` where compiled code met an error: the Python backend, playing the same
         game, then says what it is."""
+        if self.rules.simultaneous:
+            raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
         np = self.np
         players = int(game.M[PLAYERS])
         seeds = seed if isinstance(seed, list) else [seed] * players
@@ -2168,6 +2215,30 @@ class Native:
                                game.BK, game.KEY, game.MC, game.TMP, mt, stats, lead))
         game.stats, game.lead = stats, lead
         return score, int(stats[0]), int(stats[1]), int(stats[2])
+
+    def scheduled_playout(self, game: NativeGame, seeds: list[int], clock_seed: int, speeds: list[float],
+                          jitter: float) -> tuple[int, int, int, int]:
+        """Play `game`, where every seat plays at once, to its end as `simulate.play_game` does with a
+        `scheduler.Scheduler(game, bots, clock_seed, speeds)` and a `bots.RandomBot(seeds[s])` at each
+        seat s: the same moves landed and refused, in the same order of time. Returns the decisions,
+        the legal moves summed over them, the decisions that had a choice and the moves refused
+        (`game.stats` has the moves landed and lead changes too, `game.lead` the leaders after every
+        move). Raises `NativeStop` where compiled code met an error, as `playout`."""
+        np = self.np
+        players = int(game.M[PLAYERS])
+        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(players)], dtype=np.int64)
+        kinds = np.zeros(players, dtype=np.int64)  # every seat a random bot
+        stats = np.zeros(6, dtype=np.int64)
+        length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
+        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
+        game._call("scheduled_playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK, game.BK,
+                   game.KEY, game.MC, game.TMP, mt, clock, kinds, np.array(speeds, dtype=np.float64), float(jitter),
+                   stats, lead)
+        game.cnt = 0 if game.M[OVER] else game._call("seat_legal", game.C, game.N, game.U, game.V, game.O, game.M,
+                                                     game.out, int(game.M[CURRENT]))
+        game.stats, game.lead = stats, lead
+        return int(stats[0]), int(stats[1]), int(stats[2]), int(stats[5])
 
 
 def native_backend(rules: Any) -> Native:
@@ -2198,29 +2269,46 @@ class Mismatch(CardrulesError):
     """The two backends disagree (a bug of the native backend): what differs, and after which moves."""
 
 
-def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> int:
+def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
+            choose_seat: Callable[[list[int]], int] | None = None) -> int:
     """Play `game` to its end through both backends at once, `choose` picking each move among the
     Python backend's legal moves, and compare them at every step: the legal moves (as the compiled
     code numbers them, in order, and as the API's action numbers), the piles, faces, variables and
-    the order of the turns, then the outcome, reason and score. Returns the moves played; raises `Mismatch` at the first difference."""
+    the order of the turns, then the outcome, reason and score. Returns the moves played; raises `Mismatch` at the first difference.
+
+    Where every seat plays at once, every seat's legal moves are compared, and at each step
+    `choose_seat` (default: a generator seeded with the game's seed) picks a seat to focus, then the
+    seat that moves among those that have a move."""
     position = native.start(game)
     steps = 0
+    if choose_seat is None:
+        choose_seat = random.Random(game.seed).choice
 
     def check(what: str, python: Any, compiled: Any) -> None:
         if python != compiled:
             raise Mismatch(f"after {steps} moves of seed {game.seed}: {what} differ: "
                            f"python {python!r:.200}, native {compiled!r:.200}")
 
+    simultaneous = native.rules.simultaneous
     while True:
         legal = game.legal_moves()
         check("the legal moves", [native.code(m) for m in legal], position.legal_codes())
         check("the action numbers", game.legal_actions(), position.legal_actions())
+        for seat in range(game.players) if simultaneous else ():
+            check(f"seat {seat + 1}'s legal moves", [native.code(m) for m in game.legal_moves(seat)],
+                  position.legal_codes(seat))
+            check(f"seat {seat + 1}'s action numbers", game.legal_actions(seat), position.legal_actions(seat))
         check("the end", game.is_over, position.is_over)
         if game.is_over:
             break
+        if simultaneous:  # focus a seat (not a move), then a seat that has a move makes one
+            focus = choose_seat(list(range(game.players)))
+            game.focus(focus)
+            position.focus(focus)
+            legal = game.legal_moves(choose_seat([s for s in range(game.players) if game.legal_moves(s)]))
         move = choose(legal)
         game.apply(move)
-        position.apply_code(native.code(move))
+        position.apply_code(native.code(move), move.actor if simultaneous else None)
         steps += 1
         check("the piles", [list(p) for p in game.state.piles], position.piles())
         check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])

@@ -297,6 +297,14 @@ def randbelow(MT, n):
     return r
 
 
+@njit(cache=True)
+def random_float(MT):
+    """A float in [0, 1) exactly as Python's `random.Random.random` draws it: 53 bits from two outputs."""
+    a = mt_word(MT) >> 5
+    b = mt_word(MT) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
 def _draw(chance: int, draw: int) -> Any:
     """engine.chance_stream of a draw as compiled code keeps it: the seed wrapped into 64 bits."""
     return chance_stream(int(chance) % 2 ** 64, int(draw))

@@ -48,7 +48,7 @@ from .errors import CardrulesError, SetupError, format_error, printable
 from .play import SeatError, SeatSpec, check_seats, parse_seat
 from .ruleset import Ruleset, find_ruleset, load_ruleset
 from .source import is_file
-from .scheduler import Scheduler
+from .scheduler import DEFAULT_JITTER, Scheduler
 
 BACKENDS = ("local", "ray")
 DEFAULT_SEED = 1
@@ -266,17 +266,24 @@ def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
 
 
 def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
-    """Game `index` played by the native backend: one random seat, the same moves as `play_game`'s
-    random bot makes (the same random draws). Where compiled code stops at an error, the Python
-    backend plays the game instead, and reports the error as it always does."""
+    """Game `index` played by the native backend: random seats, the same moves as `play_game`'s
+    random bots make (the same random draws; where every seat plays at once, on the same clock).
+    Where compiled code stops at an error, the Python backend plays the game instead, and reports
+    the error as it always does."""
     from .native import NativeStop, native_backend
 
     seed = plan.game_seed(index)
     game = rules.new_game(seed=seed, players=plan.players)
     native = native_backend(rules)
+    refused = 0
     try:
         position = native.start(game)
-        _, decisions, options, choices = native.playout(position, [seat_seed(seed, s) for s in range(game.players)])
+        seeds = [seat_seed(seed, s) for s in range(game.players)]
+        if plan.simultaneous:  # the Scheduler's clock, seeded with the game's seed
+            decisions, options, choices, refused = native.scheduled_playout(
+                position, seeds, seed, [spec.speed for spec in plan.seats], DEFAULT_JITTER)
+        else:
+            _, decisions, options, choices = native.playout(position, seeds)
         scores = tuple(position.score(p) for p in range(game.players))
         winners = position.winners()
     except NativeStop:
@@ -290,7 +297,7 @@ def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
             comeback = not any(middle >> w & 1 for w in winners)
     return GameRecord(index, seed, game.players, position.outcome or "unfinished", position.reason,
                       tuple(winners) if winners is not None else None, scores, moves, int(position.stats[3]),
-                      decisions, options, choices, lead_changes, comeback)
+                      decisions, options, choices, lead_changes, comeback, refused)
 
 
 ENGINES = ("python", "native")

@@ -37,12 +37,15 @@ def _combinations(name: str) -> list[dict[str, Any]]:
 # rulesets (ten-bucks-expansions extends wild wagers, zero risk and bad investment together);
 # benchmarks/native_differential.py plays them all, with the fixtures and every option combination.
 LEFT_TO_THE_BENCHMARK = {"ten-bucks-bad-investment", "ten-bucks-wild-two", "ten-bucks-wild-wagers"}
+# Games where every seat plays at once have tests of their own (whole games, every seat's moves).
+SIMULTANEOUS = {"nerts", "nerts-match"}
+RACE = str(Path(__file__).parent / "fixtures" / "race.yaml")
 
 
 def _cases() -> list[Any]:
     """The bundled rulesets, Klondike with every combination of its options (one compiled module
     serves them all)."""
-    cases = [pytest.param(name, {}, id=name) for name in BUNDLED if name not in LEFT_TO_THE_BENCHMARK]
+    cases = [pytest.param(name, {}, id=name) for name in BUNDLED if name not in LEFT_TO_THE_BENCHMARK | SIMULTANEOUS]
     cases += [pytest.param("klondike", options, id="klondike" + "".join(f"-{k}={v}" for k, v in options.items()))
               for options in _combinations("klondike")[1:]]
     # A fixture with an interrupt phase, `act` and a comprehension over a list written out.
@@ -112,15 +115,83 @@ def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lac
         _walk_both(rules, backend, seed, 600, 0.7, ("draw", "redeal"))
 
 
-def test_the_native_backend_runs_every_bundled_ruleset_but_those_where_every_seat_plays_at_once() -> None:
-    native_names = set()
+def test_the_native_backend_runs_every_bundled_ruleset() -> None:
     for name in BUNDLED:
-        try:
-            native_backend(load_ruleset(name))
-            native_names.add(name)
-        except Unsupported:
-            pass
-    assert native_names == set(BUNDLED) - {"nerts", "nerts-match"}
+        native.lower(load_ruleset(name))  # raises Unsupported for a construct it lacks
+
+
+def _walk_simultaneous(rules: Any, backend: Any, seed: int, players: int, prefer: tuple[str, ...] = (),
+                       persisted: dict[str, Any] | None = None) -> Any:
+    """One seeded game where every seat plays at once through both backends, every seat's moves
+    compared at every step: a seeded random seat is focused, then a seeded random seat that has a
+    move makes a seeded random one (one named in `prefer` when offered, if any)."""
+    game = rules.new_game(seed=seed, players=players, persisted=persisted)
+    rng = random.Random(seed)
+
+    def choose(legal: list[Any]) -> Any:
+        preferred = [m for m in legal if m.name in prefer]
+        return rng.choice(preferred or legal)
+
+    native.compare(backend, game, choose, rng.choice)
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_nerts_where_every_seat_plays_at_once_plays_the_same_natively_for_every_seat(players: int) -> None:
+    rules = load_ruleset("nerts")
+    backend = native_backend(rules)
+    reasons = {_walk_simultaneous(rules, backend, seed, players).reason for seed in range(4)}
+    # the first free foundation (`list(f for f in foundation if empty(f))[0]`) took every Ace
+    assert "a seat emptied its pile of 13 and called Nerts" in reasons
+
+
+def test_a_nerts_match_adds_each_hand_to_the_totals_the_same_natively() -> None:
+    rules = load_ruleset("nerts-match")
+    backend = native_backend(rules)
+    totals = rules.variables["total"].slot
+    game = _walk_simultaneous(rules, backend, 1, 2)
+    assert game.state.vars[totals:totals + 2] == game.scores()  # `on_end` added the hand to the totals
+    # a hand that ends the match (`on_end` sets match_over), and a hand after one (`on_start` resets)
+    game = _walk_simultaneous(rules, backend, 1, 2, persisted={"total": [95, 95], "match_over": False})
+    assert game.persistent_values()["match_over"] is True
+    game = _walk_simultaneous(rules, backend, 2, 4, persisted={"total": [95, 95, 0, 0], "match_over": True})
+    assert game.state.vars[totals:totals + 4] == game.scores()
+
+
+def test_a_race_where_every_seat_plays_at_once_ends_the_same_natively_each_way() -> None:
+    rules = load_ruleset(RACE)
+    backend = native_backend(rules)
+    games = [_walk_simultaneous(rules, backend, seed, players, ("play",))
+             for players, seed in ((2, 0), (2, 51), (2, 192), (3, 18), (3, 35))]
+    # won by the seat whose row is empty (`winners: list(...)`); lost when no seat has a move
+    assert [(game.outcome, game.winners()) for game in games] == [
+        ("limit", []), ("won", [0]), ("lost", []), ("limit", []), ("limit", [])]
+
+
+def test_a_native_position_lists_and_applies_any_seats_actions_where_every_seat_plays_at_once() -> None:
+    from cardrules.errors import IllegalMoveError
+
+    rules = load_ruleset("nerts")
+    game = rules.new_game(seed=4, players=3)
+    position = native_backend(rules).start(game)
+    rng = random.Random(4)
+    for _ in range(60):
+        seat = rng.randrange(3)
+        assert [position.legal_actions(s) for s in range(3)] == [game.legal_actions(s) for s in range(3)]
+        action = rng.choice(game.legal_actions(seat))
+        position.apply_action(action, seat)
+        game.apply_action(action, seat)
+        assert position.current_player == game.current_player == seat
+        assert position.piles() == [list(p) for p in game.state.piles]
+    position.focus(2)
+    game.focus(2)
+    assert position.legal_actions() == game.legal_actions() and position.current_player == 2
+    illegal = next(a for a in range(rules.num_actions) if a not in game.legal_actions(0))
+    with pytest.raises(IllegalMoveError, match=f"action {illegal} is not legal now"):
+        position.apply_action(illegal, 0)
+    assert position.current_player == 2  # a refused move changes nothing
+    with pytest.raises(ValueError, match="on the clock"):  # no turn-by-turn playout of such a game
+        native_backend(rules).playout(position, 1)
 
 
 @pytest.mark.parametrize("options", _combinations("klondike"), ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
@@ -210,12 +281,30 @@ def test_simulate_native_engine_on_jobs_gives_the_same_summary() -> None:
     assert one.summary == two.summary
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_simulate_nerts_natively_lands_and_refuses_the_moves_the_python_scheduler_does(players: int) -> None:
+    python = simulate_games("nerts", 6, players=players, seed=7)
+    compiled = simulate_games("nerts", 6, players=players, seed=7, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.records == python.records  # each game's moves, refusals, decisions, scores and winners
+    assert compiled.summary == python.summary
+    assert sum(r.refused for r in python.records) > 0  # moves made illegal by another seat's first
+
+
+def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once() -> None:
+    seats = ["1=random:speed=3", "2=random:speed=0.5"]
+    python = simulate_games("nerts", 3, seats=seats, seed=2)
+    compiled = simulate_games("nerts", 3, seats=seats, seed=2, engine="native")
+    assert compiled.plan.engine == "native" and compiled.records == python.records
+
+
 def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks() -> None:
     lines: list[str] = []
-    run = simulate_games("nerts", 2, engine="native", note=lines.append)
+    run = simulate_games(str(Path(__file__).parent / "fixtures" / "hidden" / "peek.yaml"), 2, engine="native",
+                         note=lines.append)
     assert run.plan.engine == "python"
     assert len(lines) == 1 and "not for this ruleset" in lines[0]
-    assert re.search(r"nerts\.yaml:\d+:\d+: turns where every seat plays at once", lines[0])
+    assert re.search(r"peek\.yaml:\d+:\d+: the effect 'show'", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random() -> None:
