@@ -774,9 +774,11 @@ def sees(C, N, U, card, pile, seat):
     kind = VISIBILITY[pile]
     if kind == 0:
         return True
+    if TRACKS and seat >= 0 and (U[KN + card] >> seat) & 1 == 1:
+        return True  # shown to the seat, or seen by it before it went out of its sight
     if kind == 1:
         return False
-    if kind == 2 and PILE_OWNER[pile] == seat:
+    if kind == 2 and seat >= 0 and PILE_OWNER[pile] == seat:
         return True
     if kind == 3:
         return N[pile] > 0 and C[pile, N[pile] - 1] == card and U[card] == 1
@@ -797,6 +799,49 @@ def position_key(C, N, U, key):
         for i in range(N[p]):
             card = C[p, i]
             key[card] = ((p * CAP1 + i) * 2 + U[card]) + 1
+'''
+
+
+# Who knows which card (a ruleset that `tracks_knowledge`: engine.State.known): U[KN + card] is the
+# bit mask of the seats that know the card where they cannot see it. Moving cards keeps it as
+# engine.State.move_cards does; `forget` is a draw of chance's (engine.State._rearrange).
+_KNOWLEDGE = '''
+from cardrules.native_runtime import move_cards as move_cards_unseen
+
+
+@njit(cache=True)
+def private_seers(C, N, U, card, pile):
+    """The seats that see `card` on `pile` while not every seat does (engine.State.private_seers)."""
+    if sees(C, N, U, card, pile, -1):
+        return 0
+    mask = U[KN + card]
+    owner = PILE_OWNER[pile]
+    if owner >= 0 and (mask >> owner) & 1 == 0 and sees(C, N, U, card, pile, owner):
+        mask |= 1 << owner
+    return mask
+
+
+@njit(cache=True)
+def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
+    """Move cards as native_runtime.move_cards does; who saw a card privately keeps knowing it."""
+    if n <= 0:
+        return
+    n = min(n, N[src])
+    moved = C[src, N[src] - n:N[src]].copy()
+    masks = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        masks[i] = private_seers(C, N, U, moved[i], src)
+    move_cards_unseen(C, N, U, src, dst, n, flip, face, bottom, TMP)
+    for i in range(n):
+        if masks[i] != 0:
+            U[KN + moved[i]] = 0 if sees(C, N, U, moved[i], dst, -1) else masks[i]
+
+
+@njit(cache=True)
+def forget(C, N, U, pile, n):
+    """Nobody knows any more where the top n cards of `pile` lie (they are shuffled or buried)."""
+    for i in range(max(N[pile] - n, 0), N[pile]):
+        U[KN + C[pile, i]] = 0
 '''
 
 
@@ -822,6 +867,10 @@ class _ModuleBuilder(_Emitter):
         # The solver's position keys: each card's pile, place and face in KEYBITS bits.
         keybits = (npiles * (ncards + 1) * 2 + 1).bit_length()
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
+        # Who knows which card, after the faces in U (only where the ruleset keeps it).
+        lines += [f"KN = {ncards + 1}", f"TRACKS = {rules.tracks_knowledge}"]
+        if rules.tracks_knowledge:
+            lines.append(_KNOWLEDGE)
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE]
         tables = []
@@ -997,12 +1046,6 @@ class _ModuleBuilder(_Emitter):
             if any_card:  # any one card, each different card (code) once; hidden ones blind, once
                 zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
                 blind = any(zone.visibility != "all" for zone in zones)
-                if self.rules.tracks_knowledge and any(zone.visibility != "all" and not (
-                        zone.visibility == "owner" and zone.seat_piles is not None) for zone in zones):
-                    # Whether a card is offered blind depends on who knows it (shown, passed), which
-                    # the native state does not keep: a seat's own `owner` piles it sees whole anyway.
-                    raise self.no("a move taking any card of a pile where a seat may know cards it cannot see",
-                                  path + ("take",))
                 lines.append(f"{indent}stamp += 1; offered_blind = False")
                 lines.append(f"{indent}for j in range(N[b_src] - 1, -1, -1):")
                 indent += "    "
@@ -1310,7 +1353,12 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                     f"{indent}        move_cards(C, N, U, SELP_{k}[{q}], {t}, {count}, False, {face}, False, TMP)"]
         if kind == "shuffle":
             pile = self.checked(self.expr(self.parse(path + ("shuffle",)), env))
+            if self.rules.tracks_knowledge:  # nobody knows where a card went
+                p = self.fresh("p")
+                return [f"{indent}{p} = {pile}", f"{indent}shuffle_pile(C, N, M, {p})", f"{indent}forget(C, N, U, {p}, N[{p}])"]
             return [f"{indent}shuffle_pile(C, N, M, {pile})"]
+        if kind == "show":
+            return self.show_effect(path + ("show",), spec["show"], env, indent)
         if kind == "deal":
             return self.deal_effect(path + ("deal",), spec["deal"], env, indent)
         if kind == "end":
@@ -1349,6 +1397,21 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 f"{indent}            move_cards(C, N, U, {source}, Z_{zone.name}[{q}], 1, False, {face}, False, TMP)",
                 f"{indent}    {row} += 1"]
 
+    def show_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
+                    indent: str) -> list[str]:
+        """`show: {card | pile, to}`: the seat learns the card, or every card of the pile as it lies
+        (ruleset.py's `_show_effect`); a seat the game has not stops (Python reports it)."""
+        seat = self.checked(self.expr(self.parse(path + ("to",)), env, "int"))
+        s, c = self.fresh("seat"), self.fresh("c")
+        lines = [f"{indent}{s} = {seat}", f"{indent}if {s} < 0 or {s} >= M[12]: raise Stop('show: no such seat')"]
+        if "pile" in spec:
+            pile = self.checked(self.expr(self.parse(path + ("pile",)), env))
+            p = self.fresh("p")
+            return lines + [f"{indent}{p} = {pile}", f"{indent}for {c} in C[{p}, :N[{p}]]:",
+                            f"{indent}    U[KN + {c}] |= 1 << {s}"]
+        card = self.as_type(self.expr(self.parse(path + ("card",)), env), "card").code
+        return lines + [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[KN + {c}] |= 1 << {s}"]
+
     def template_index(self, path: tuple[Any, ...]) -> int:
         if path[:1] != ("moves",) or "select" not in self.value_at(path[:2]):
             raise self.no("move_chosen outside a move with 'select'", path)
@@ -1383,9 +1446,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         bottom = options.get("place", "top") == "bottom"
         if options.get("place") == "random":  # moved to the top, then buried together at a random place
             k = self.fresh("k")
+            forget = [f"{indent}forget(C, N, U, {d}, {k})"] if self.rules.tracks_knowledge else []
             return lines + [f"{indent}{k} = min({count}, N[{s}])",
-                            f"{indent}move_cards(C, N, U, {s}, {d}, {k}, {flip}, {face}, False, TMP)",
-                            f"{indent}if {k} > 0: bury_top(C, N, M, {d}, {k})"]
+                            f"{indent}move_cards(C, N, U, {s}, {d}, {k}, {flip}, {face}, False, TMP)"] + forget + \
+                [f"{indent}if {k} > 0: bury_top(C, N, M, {d}, {k})"]
         lines.append(f"{indent}move_cards(C, N, U, {s}, {d}, {count}, {flip}, {face}, {bottom}, TMP)")
         return lines
 
@@ -1944,8 +2008,11 @@ class NativeGame:
         for p, pile in enumerate(S.piles):
             self.N[p] = len(pile)
             self.C[p, :len(pile)] = pile
-        self.U = np.zeros(ncards + 1, dtype=np.int64)
+        # The faces, one more entry (0) for "no card", then who knows each card (`_KNOWLEDGE`).
+        self.U = np.zeros(ncards + 1 + (ncards if S.known is not None else 0), dtype=np.int64)
         self.U[:ncards] = list(S.up)
+        if S.known is not None:
+            self.U[ncards + 1:] = S.known
         self.V = np.array(native.variable_codes(S.vars) or [0], dtype=np.int64)
         self.O = native.options
         self.M = np.zeros(META, dtype=np.int64)
@@ -2067,6 +2134,21 @@ class NativeGame:
 
     def piles(self) -> list[list[int]]:
         return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
+
+    def faces(self) -> list[int]:
+        """Each card's face, 1 up (as engine.State.up)."""
+        return [int(u) for u in self.U[:len(self.native.rules.deck)]]
+
+    def known(self) -> list[int] | None:
+        """By card, the seats (a bit each) that know it where they cannot see it, as
+        engine.State.known (None where the ruleset keeps no such record)."""
+        if not self.native.rules.tracks_knowledge:
+            return None
+        return [int(k) for k in self.U[len(self.native.rules.deck) + 1:]]
+
+    def visible(self, card: int, pile: int, seat: int | None) -> bool:
+        """May `seat` see `card` lying on `pile` (None: a spectator), as `Game.visible` says?"""
+        return bool(self.native.module.sees(self.C, self.N, self.U, card, pile, -1 if seat is None else seat))
 
 
 @dataclass(frozen=True, slots=True)
@@ -2198,11 +2280,13 @@ class Mismatch(CardrulesError):
     """The two backends disagree (a bug of the native backend): what differs, and after which moves."""
 
 
-def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> int:
+def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any], views: bool = False) -> int:
     """Play `game` to its end through both backends at once, `choose` picking each move among the
     Python backend's legal moves, and compare them at every step: the legal moves (as the compiled
-    code numbers them, in order, and as the API's action numbers), the piles, faces, variables and
-    the order of the turns, then the outcome, reason and score. Returns the moves played; raises `Mismatch` at the first difference."""
+    code numbers them, in order, and as the API's action numbers), the piles, faces, who knows
+    which card, variables and the order of the turns, then the outcome, reason and score (with
+    `views`, which cards each seat and a spectator see, too). Returns the moves played; raises
+    `Mismatch` at the first difference."""
     position = native.start(game)
     steps = 0
 
@@ -2223,13 +2307,18 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any]) -> in
         position.apply_code(native.code(move))
         steps += 1
         check("the piles", [list(p) for p in game.state.piles], position.piles())
-        check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])
+        check("the faces", list(game.state.up), position.faces())
+        check("the cards known to seats", game.state.known, position.known())
         check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
         check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
               game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
               int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
         check("the seats asked to act out of turn", game.state.asking, position.asking())
         check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
+        for seat in (None, *range(game.players)) if views else ():
+            check(f"the cards seen by {'a spectator' if seat is None else f'seat {seat + 1}'}",
+                  [[c for c in pile if game.visible(c, p, seat)] for p, pile in enumerate(game.state.piles)],
+                  [[c for c in pile if position.visible(c, p, seat)] for p, pile in enumerate(position.piles())])
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])
