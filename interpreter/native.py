@@ -354,7 +354,10 @@ class _Emitter:
             env["n"] = _int("b_n")
             env["card"] = _Val("card", "b_card")
             if applying:
-                env["cards"] = _Val("cards", arr="MC", lo="0", hi="1" if template.take == "any" else "b_n")
+                env["cards"] = _Val("cards", arr="MC", lo="0", hi="1" if template.take == "any" and template.picks == 1
+                                    else "b_n")
+            elif template.take == "any" and template.picks > 1:  # the set of cards being offered
+                env["cards"] = _Val("cards", arr="PICKED", lo="0", hi=str(template.picks))
             elif template.take == "any":  # the card at j of the source pile
                 env["cards"] = _Val("cards", arr="C[b_src]", lo="j", hi="j + 1")
             else:
@@ -845,6 +848,51 @@ def forget(C, N, U, pile, n):
 '''
 
 
+_PICK_SETS = '''
+@njit(cache=True)
+def n_choose(n, k):
+    """How many sets of k of n items (at most limits.MAX_PICK_SETS: the deck's sets of k cards)."""
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def next_set(PLACES, k, n, first):
+    """The places of the next set of k of n items, in itertools.combinations' order."""
+    if first:
+        for t in range(k):
+            PLACES[t] = t
+        return
+    i = k - 1
+    while PLACES[i] == i + n - k:
+        i -= 1
+    PLACES[i] += 1
+    for t in range(i + 1, k):
+        PLACES[t] = PLACES[t - 1] + 1
+
+
+@njit(cache=True)
+def set_seen(SEEN, seen, PICKED, k):
+    """Was a set of cards of the same codes offered before (SEEN[:seen], codes sorted)? If not, keep it."""
+    key = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        key[t] = CODE[PICKED[t]]
+    key = np.sort(key)
+    for i in range(seen):
+        same = True
+        for t in range(k):
+            if SEEN[i, t] != key[t]:
+                same = False
+                break
+        if same:
+            return True
+    SEEN[seen, :] = key
+    return False
+'''
+
+
 def _array(values: Any) -> str:
     return f"np.array({list(values)!r}, dtype=np.int64)"
 
@@ -909,6 +957,7 @@ class _ModuleBuilder(_Emitter):
         # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
         # an action number needs CAP1 ** (most such piles) more values.
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
+        widest = max(widest, self.pick_digits())  # `take: {any: K}`: its other K - 1 cards, a digit each
         radix = len(rules.moves) * (npiles + 1) ** 2 * (ncards + 1) * (ncards + 2) * (rules.max_players + 1) * \
             (ncards + 1) ** widest
         if radix >= 2 ** 62:
@@ -933,7 +982,13 @@ class _ModuleBuilder(_Emitter):
         string_slots = [variable.slot + seat for name, variable in rules.variables.items()
                         if self.kinds.get(name) == "str" for seat in range(rules.max_players if variable.per_player else 1)]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
-                        "select_piles": dict(self.select_piles), "string_slots": string_slots}
+                        "select_piles": dict(self.select_piles), "string_slots": string_slots,
+                        "pick_digits": self.pick_digits()}
+
+    def pick_digits(self) -> int:
+        """The digits of the selection field a `take: {any: K}` move uses for its cards after the
+        first (a card id each, bottom first as `Move.pick`): K - 1 for the largest K."""
+        return max([t.picks - 1 for t in self.rules.moves if t.take == "any"], default=0)
 
     # -- the listing of legal moves ---------------------------------------------------------
 
@@ -943,6 +998,9 @@ class _ModuleBuilder(_Emitter):
         out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]"]
         if any(t.take == "any" for t in self.rules.moves):  # each different card once per source
             out.append("    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0")
+        if self.pick_digits():  # `take: {any: K}`: the cards offered, a set's places among them, its cards
+            out.append(f"    OFFERED = np.empty(NC, dtype=np.int64); PLACES = np.empty({self.pick_digits() + 1}, "
+                       f"dtype=np.int64); PICKED = np.empty({self.pick_digits() + 1}, dtype=np.int64)")
         if any("select" in self.value_at(("moves", t.name)) for t in self.rules.moves):
             out.append("    SP = np.empty((MAX_FOUND, NP), dtype=np.int64); SC = np.empty((MAX_FOUND, NP), "
                        "dtype=np.int64); SL = np.empty(MAX_FOUND, dtype=np.int64)")
@@ -1042,8 +1100,9 @@ class _ModuleBuilder(_Emitter):
             if any(self.rules.cover[p] for p in template.sources):  # `covered_by`: not from a covered pile
                 lines.append(f"{indent}if covered(N, COVER, b_src): continue")
             if any_card and template.picks > 1:
-                raise self.no("a move taking several cards of a pile (take: {any: K})", path + ("take",))
-            if any_card:  # any one card, each different card (code) once; hidden ones blind, once
+                lines += self.pick_sets(template, indent)
+                indent += "    "
+            elif any_card:  # any one card, each different card (code) once; hidden ones blind, once
                 zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
                 blind = any(zone.visibility != "all" for zone in zones)
                 lines.append(f"{indent}stamp += 1; offered_blind = False")
@@ -1111,7 +1170,7 @@ class _ModuleBuilder(_Emitter):
         if run and match is None:
             run_loop()
         pick = "b_pick" if any_card else "-2"
-        selection = "0"
+        selection = "b_others" if any_card and template.picks > 1 else "0"
         if select is not None:
             chooser = self.selector(template, path + ("select",), select, env)
             lines.append(f"{indent}found = {chooser}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, "
@@ -1132,6 +1191,37 @@ class _ModuleBuilder(_Emitter):
                      f"{'b_target' if for_seat or chooses else '-1'}) "
                      f"* SELR + {selection}; cnt += 1")
         return lines
+
+    def pick_sets(self, template: Any, indent: str) -> list[str]:
+        """`take: {any: K}` (movegen.pick_sets): every set of K of the cards of `b_src` the seat sees, as
+        itertools.combinations orders them (places in the pile, bottom first), sets of the same
+        codes once; the loop over sets, its body one level deeper. Binds b_n, b_card, b_pick (the
+        first card) and b_others (the other cards, the selection field's digits)."""
+        path, k = ("moves", template.name), template.picks
+        if "select" in self.value_at(path):
+            raise self.no("a move with both 'select' and take: {any: K}", path + ("take",))
+        if _PICK_SETS not in self.helpers:
+            self.helpers.append(_PICK_SETS)
+        zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
+        seen = "if not sees(C, N, U, C[b_src, j], b_src, b_player): continue" if \
+            any(zone.visibility != "all" for zone in zones) else ""
+        repeats = len(set(self.rules.deck.codes)) < len(self.rules.deck)  # equal cards: each set of codes once
+        body = indent + "    "
+        lines = [f"{indent}offered = 0",
+                 f"{indent}for j in range(N[b_src]):",
+                 *([f"{indent}    {seen}"] if seen else []),
+                 f"{indent}    OFFERED[offered] = C[b_src, j]; offered += 1",
+                 f"{indent}if offered < {k}: continue",
+                 f"{indent}sets = n_choose(offered, {k})"]
+        if repeats:
+            lines.append(f"{indent}SETS_SEEN = np.empty((sets, {k}), dtype=np.int64); sets_seen = 0")
+        lines += [f"{indent}for set_index in range(sets):",
+                  f"{body}next_set(PLACES, {k}, offered, set_index == 0)",
+                  f"{body}for t in range({k}): PICKED[t] = OFFERED[PLACES[t]]"]
+        if repeats:
+            lines += [f"{body}if set_seen(SETS_SEEN, sets_seen, PICKED, {k}): continue", f"{body}sets_seen += 1"]
+        return lines + [f"{body}b_n = {k}; b_card = PICKED[0]; b_pick = PICKED[0]; b_others = 0",
+                        f"{body}for t in range(1, {k}): b_others += PICKED[t] * SELPOW[t - 1]"]
 
     def selector(self, template: Any, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val]) -> str:
         """The search of `select` (movegen.make_selector), as a compiled function: piles tried in
@@ -1439,8 +1529,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             count = f"N[{s}]"
         else:
             count = env["n"].code
-            if "pick" in env:  # `take: any`: the chosen card to the top first
-                lines.append(f"{indent}if {env['pick'].code} >= 0: lift(C, N, {s}, {env['pick'].code})")
+            if "pick" in env:  # `take: any`: the chosen card (cards, bottom first) to the top first
+                t = self.fresh("t")
+                lines += [f"{indent}if {env['pick'].code} >= 0:",
+                          f"{indent}    for {t} in range({count}): lift(C, N, {s}, MC[{t}])"]
         face = {"up": 1, "down": 0}.get(options.get("face", ""), -1)
         flip = bool(options.get("flip", False))
         bottom = options.get("place", "top") == "bottom"
@@ -1507,7 +1599,7 @@ def is_safe(C, N, U, V, O, M, MC, a):
     if not HAS_SAFE[k]:
         return False
     b_player = M[10]
-    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick)
+    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick, b_sel)
 """ + "\n".join(calls) + "\n    return False\n")
         self.helpers.append(f"HAS_SAFE = {_array([int(t.safe is not None) for t in self.rules.moves])}")
         return "\n".join(out)
@@ -1825,13 +1917,15 @@ def decode(a):
 
 
 @njit(cache=True)
-def take_cards(C, N, U, M, MC, src, n, pick):
+def take_cards(C, N, U, M, MC, src, n, pick, sel):
     """The cards a move takes, into MC; returns its first card (NOCARD: none) and its pick (a blind
-    pick resolved to the card it gets)."""
+    pick resolved to the card it gets). `take: {any: K}`: the other cards are digits of `sel`."""
     if pick == -1:
         pick = blind_card(C, N, U, src, M[10])
     if pick >= 0:
         MC[0] = pick
+        for i in range(1, n):
+            MC[i] = (sel // SELPOW[i - 1]) % CAP1
     elif src >= 0:
         for i in range(n):
             MC[i] = C[src, N[src] - n + i]
@@ -1850,7 +1944,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     if asked and M[28] == 0:
         M[26] = -1  # kept aside, so that a `turn_to` of the move can be told from it
     cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
-    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick)
+    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick, b_sel)
     M[3] += 1
     M[5] = k
     M[14] = 0
@@ -2160,7 +2254,7 @@ class _Fields:
     count: int
     dst: int
     selection: tuple[tuple[int, int], ...]
-    pick: int | None
+    pick: int | tuple[int, ...] | None
     seat: int
 
 
@@ -2194,17 +2288,20 @@ class Native:
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
-        self.selection_radix = self.cap1 ** widest
+        self.selection_radix = self.cap1 ** max(widest, tables.get("pick_digits", 0))
 
     def code(self, move: Any) -> int:
         """A move's number as the compiled code lists it (sparse, with every field; the API's
         action numbers are `actions.py`'s)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
+        others = 0
+        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits
+            pick, others = pick[0], sum(card * self.cap1 ** i for i, card in enumerate(pick[1:]))
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
                    * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
         piles = self.select_piles.get(move.template, [])
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
-        return number * self.selection_radix + selection
+        return number * self.selection_radix + selection + others
 
     def move_fields(self, code: int) -> _Fields:
         """The move the compiled code numbers `code`, field by field (the inverse of `code`)."""
@@ -2216,8 +2313,11 @@ class Native:
         template, src = divmod(code, self.np1)
         piles = self.select_piles.get(template, [])
         chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
-        return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]),
-                       None if pick == 0 else pick - 2, seat - 1)
+        picks = self.rules.moves[template].picks
+        picked: int | tuple[int, ...] | None = None if pick == 0 else pick - 2
+        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits
+            picked = (pick - 2, *(selection // self.cap1 ** i % self.cap1 for i in range(picks - 1)))
+        return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]), picked, seat - 1)
 
     def variable_codes(self, values: list[Any]) -> list[int]:
         """Variables' values as the compiled code holds them: numbers, truth values as 0 / 1, a
