@@ -613,7 +613,7 @@ class _Emitter:
 
     def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
         func = node.func
-        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax"):
+        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax", "list"):
             raise self.no(f"{func}(... for ...)")
         # The helper takes every value of `env` as parameters (cards as three), and loops itself.
         params: list[str] = []
@@ -644,6 +644,7 @@ class _Emitter:
             if items.type != "cards" or len(node.names) != 2:
                 raise self.no("pairs() of this value")
             lines.append(f"    for j in range({items.lo}, {items.hi} - 1):")
+            bound = f"max({items.hi} - ({items.lo}), 0)"  # the most items the loop gives (list)
             a, b = self.fresh("x"), self.fresh("x")
             lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
@@ -657,6 +658,7 @@ class _Emitter:
                 raise self.no("a list of values of several kinds")
             x = self.fresh("x")
             lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in values)}):")
+            bound = str(len(values))
             element = values[0]
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
                                                                       maybe_none=any(v.maybe_none for v in values))
@@ -666,17 +668,17 @@ class _Emitter:
             x = self.fresh("x")
             if items.type == "piles" and len(node.names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
-                element_type = "pile"
+                element_type, bound = "pile", f"len({items.code})"
             elif items.type == "seats" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
-                element_type = "int"
+                element_type, bound = "int", items.code
             elif items.type == "range" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
-                element_type = "int"
+                element_type, bound = "int", f"max({items.hi} - ({items.lo}), 0)"
             elif items.type == "cards" and len(node.names) == 1:
                 lines.append(f"    for j in range({items.lo}, {items.hi}):")
                 lines.append(f"        {x} = {items.arr}[j]")
-                element_type = "card"
+                element_type, bound = "card", f"max({items.hi} - ({items.lo}), 0)"
             elif items.type in ("strs", "ints") and len(node.names) == 1 and func in ("all", "any", "count", "sum"):
                 # a list attribute's items, in the order of their ids (the list's order matters not
                 # to all, any, count and sum; a list without repeats, as the masks require)
@@ -685,7 +687,7 @@ class _Emitter:
                 lines.append(f"    for {bit} in range(63):")
                 lines.append(f"        if not ({mask} >> {bit}) & 1: continue")
                 lines.append(f"        {x} = {bit} + {items.value if items.type == 'ints' else 0}")
-                element_type = "str" if items.type == "strs" else "int"
+                element_type, bound = "str" if items.type == "strs" else "int", "63"
             else:
                 raise self.no(f"a comprehension over {items.type}")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
@@ -718,6 +720,12 @@ class _Emitter:
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
+        elif func == "list":  # the items, in order, in an array of their own: cards or piles
+            if element.type not in ("card", "pile"):
+                raise self.no(f"a list of {element.type} built by list(... for ...)")
+            lines.append(f"{body}acc[count] = {element.code}; count += 1")
+            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", \
+                "cards" if element.type == "card" else "piles"
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
             if item is None or item[1] not in ("int", "card", "pile"):
@@ -732,7 +740,10 @@ class _Emitter:
         head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
                 f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
-        return _Val(type_, f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})",
+        call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"
+        if type_ == "cards":  # (a pure function: called again for the window's end)
+            return _Val("cards", arr=call, lo="0", hi=f"len({call})")
+        return _Val(type_, call,
                     maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))
 
     def _want(self, value: _Val, type_: str) -> None:
@@ -845,6 +856,17 @@ def forget(C, N, U, pile, n):
     """Nobody knows any more where the top n cards of `pile` lie (they are shuffled or buried)."""
     for i in range(max(N[pile] - n, 0), N[pile]):
         U[KN + C[pile, i]] = 0
+'''
+
+
+_ON_PILE = '''
+@njit(cache=True)
+def on_pile(C, N, pile, card):
+    """Does `pile` hold `card`?"""
+    for i in range(N[pile]):
+        if C[pile, i] == card:
+            return True
+    return False
 '''
 
 
@@ -1516,14 +1538,20 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
 
     def move_effect(self, path: tuple[Any, ...], options: dict[str, Any], env: dict[str, _Val],
                     indent: str) -> list[str]:
-        for key in ("card",):
-            if key in options:
-                raise self.no(f"a move effect with '{key}'", path + (key,))
         src = self.checked(self.expr(self.parse(path + ("from",)), env)) if "from" in options else env["src"].code
         dst = self.checked(self.expr(self.parse(path + ("to",)), env)) if "to" in options else env["dst"].code
         s, d = self.fresh("s"), self.fresh("d")
         lines = [f"{indent}{s} = {src}", f"{indent}{d} = {dst}"]
-        if "count" in options:
+        if "card" in options:  # one given card: brought to the top of its pile (Stop if it is not there), moved
+            card = self.as_type(self.expr(self.parse(path + ("card",)), env), "card").code
+            c = self.fresh("c")
+            lines += [f"{indent}{c} = {card}",
+                      f"{indent}if not on_pile(C, N, {s}, {c}): raise Stop('the card is not on the pile')",
+                      f"{indent}lift(C, N, {s}, {c})"]
+            if _ON_PILE not in self.helpers:
+                self.helpers.append(_ON_PILE)
+            count = "1"
+        elif "count" in options:
             count = self.checked(self.expr(self.parse(path + ("count",)), env, "int"))
         elif "from" in options:
             count = f"N[{s}]"
