@@ -281,6 +281,16 @@ class _Emitter:
         if obj.type == "pile":
             pile = self.checked(obj)
             obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+        if obj.type == "piles":  # bounds known only in play: a window of the array of piles
+            whole = f"len({obj.code})"
+            lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
+            hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
+            return _Val("piles", f"{obj.code}[{lo}:max({lo}, {hi})]")
+        if obj.type == "range":  # numbers from lo up to hi: a narrower range
+            end = f"max({obj.lo}, {obj.hi})"
+            lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {end})" if bounds[0] is not None else obj.lo
+            hi = f"clip({self.checked(bounds[1])}, {obj.lo}, {end})" if bounds[1] is not None else end
+            return _Val("range", lo=lo, hi=f"max({lo}, {hi})")
         if obj.type != "cards":
             raise self.no(f"slicing {obj.type}")
         lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {obj.hi})" if bounds[0] is not None else obj.lo
@@ -1027,6 +1037,7 @@ class _ModuleBuilder(_Emitter):
             out.append("    SP = np.empty((MAX_FOUND, NP), dtype=np.int64); SC = np.empty((MAX_FOUND, NP), "
                        "dtype=np.int64); SL = np.empty(MAX_FOUND, dtype=np.int64)")
             out.append(f"    USED = np.zeros({len(self.rules.moves)}, dtype=np.int64)")
+            out.append("    CHOSEN = np.empty(NC, dtype=np.int64)  # a selection's cards, pile by pile, bottom first")
         for template in self.rules.moves:
             out += self._template_listing(template, conjuncts)
         out.append("    return cnt")
@@ -1058,6 +1069,9 @@ class _ModuleBuilder(_Emitter):
         if select is not None:
             innermost += 1  # conditions on the chosen cards sit in the loop over selections
         select_level = innermost
+        if select is not None:  # a selection's cards (filled in the loop over selections) and piles
+            env["chosen"] = _Val("cards", arr="CHOSEN", lo="0", hi="n_chosen")
+            env["chosen_piles"] = _Val("piles", "SP[si, :SL[si]]")
         seat_level = innermost + 1 if for_seat or chooses else innermost
         conditions: list[tuple[int, str]] = []
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
@@ -1074,13 +1088,14 @@ class _ModuleBuilder(_Emitter):
             for conjunct in conjuncts(self.parse(path + ("for_seat",))):
                 conditions.append((seat_level, self.expr(conjunct, env, "bool").code))
         before = 0
-        reads_card = False
+        reads_card = reads_chosen = False
         if "when" in spec:
             for conjunct in conjuncts(self.parse(path + ("when",))):
                 code = self.expr(conjunct, env, "bool").code
                 level = 0
                 names = _names(conjunct, self.functions)
                 reads_card = reads_card or bool(names & {"card", "cards"})
+                reads_chosen = reads_chosen or "chosen" in names
                 if names & {"src"}:
                     level = max(level, 1)
                 if names & {"card", "cards", "n"}:
@@ -1093,7 +1108,7 @@ class _ModuleBuilder(_Emitter):
                 if names & {"target", template.choice_name}:
                     level = max(level, seat_level)
                 if names & {"chosen", "chosen_piles"}:
-                    raise self.no("a condition on the chosen cards of 'select'", path + ("when",))
+                    level = max(level, select_level)
                 level = max(level, before)
                 before = level
                 conditions.append((level, code))
@@ -1199,6 +1214,11 @@ class _ModuleBuilder(_Emitter):
                          f"SP, SC, SL, USED, {k})")
             lines.append(f"{indent}for si in range(found):")
             indent += "    "
+            if reads_chosen:
+                lines += [f"{indent}n_chosen = 0",
+                          f"{indent}for sj in range(SL[si]):",
+                          f"{indent}    for t in range(N[SP[si, sj]] - SC[si, sj], N[SP[si, sj]]):",
+                          f"{indent}        CHOSEN[n_chosen] = C[SP[si, sj], t]; n_chosen += 1"]
             emit(select_level)
             lines.append(f"{indent}b_sel = 0")
             lines.append(f"{indent}for sj in range(SL[si]):")
@@ -1482,9 +1502,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     def deal_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
                     indent: str) -> list[str]:
         """`deal` during play, as ruleset.py's: one card a pile a row, left to right, while a pile's
-        count (of `i`, its index) is above the row."""
-        if "where" in spec:
-            raise self.no("a deal with 'where' after the setup", path + ("where",))
+        count (of `i`, its index) is above the row; with `where`, the topmost card of the source
+        that matches (`card`, `dst` the pile dealt to), brought to the top first."""
         zone = self.rules.zones[spec["to"]]
         if zone.seat_piles is not None and zone.piles != tuple(p for group in zone.seat_piles for p in group):
             raise self.no("a deal to a zone whose piles are not in seat order", path + ("to",))
@@ -1494,6 +1513,19 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         counts = self.checked(self.expr(self.parse(path + ("counts",)), {**env, "i": _int(i)}, "int"))
         src = self.checked(self.expr(self.parse(path + ("from",)), env))
         face = int(spec.get("face", "down") == "up")
+        find = [f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')"]
+        if "where" in spec:
+            j, card = self.fresh("j"), self.fresh("card")
+            inner = {**env, "card": _Val("card", card), "dst": _Val("pile", f"Z_{zone.name}[{q}]")}
+            test = self.expr(self.parse(path + ("where",)), inner, "bool").code
+            deep = indent + "                "
+            find = [f"{indent}            {j} = N[{source}] - 1",
+                    f"{indent}            while {j} >= 0:",
+                    f"{deep}{card} = C[{source}, {j}]",
+                    f"{deep}if {test}: break",
+                    f"{deep}{j} -= 1",
+                    f"{indent}            if {j} < 0: raise Stop('the deal ran out of cards that match where')",
+                    f"{indent}            if {j} < N[{source}] - 1: lift(C, N, {source}, C[{source}, {j}])"]
         return [f"{indent}{wanted} = np.empty({count}, dtype=np.int64)",
                 f"{indent}for {i} in range({count}):",
                 f"{indent}    {wanted}[{i}] = {counts}",
@@ -1505,7 +1537,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 f"{indent}        if {wanted}[{q}] > {row}:",
                 f"{indent}            {more} = True",
                 f"{indent}            {source} = {src}",
-                f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')",
+                *find,
                 f"{indent}            move_cards(C, N, U, {source}, Z_{zone.name}[{q}], 1, False, {face}, False, TMP)",
                 f"{indent}    {row} += 1"]
 
@@ -1595,10 +1627,22 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             if template.take == "any":
                 env["pick"] = _int("b_pick")
             k = template.index
+            if "select" in spec:  # the selection's cards and piles, as they lie before the effects
+                env["chosen"] = _Val("cards", arr="CHOSEN_CARDS", lo="0", hi="n_chosen_cards")
+                env["chosen_piles"] = _Val("piles", "CHOSEN_PILES[:n_chosen_piles]")
             if "do" in spec:
                 lines = self.effects(path + ("do",), env, "    ")
             else:
                 lines = self.move_effect(path + ("do",), {}, env, "    ")
+            if any("CHOSEN_" in line for line in lines):
+                lines = [f"    CHOSEN_PILES = np.empty(len(SELP_{k}), dtype=np.int64); n_chosen_piles = 0",
+                         "    CHOSEN_CARDS = np.empty(NC, dtype=np.int64); n_chosen_cards = 0",
+                         f"    for q in range(len(SELP_{k})):",
+                         "        taken = (b_sel // SELPOW[q]) % CAP1",
+                         "        if taken == 0: continue",
+                         f"        p = SELP_{k}[q]; CHOSEN_PILES[n_chosen_piles] = p; n_chosen_piles += 1",
+                         "        for t in range(N[p] - taken, N[p]):",
+                         "            CHOSEN_CARDS[n_chosen_cards] = C[p, t]; n_chosen_cards += 1"] + lines
             args = "C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n, b_card, b_pick, b_target, b_player, b_sel"
             out.append(f"@njit(cache=True)\ndef apply_{k}({args}):\n" + "\n".join(lines) + "\n")
             calls.append(f"    {'if' if not calls else 'elif'} k == {k}: apply_{k}({args})")
@@ -1654,15 +1698,17 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 indent += "    "
             if "for" in spec:
                 name, items = self.loop(path + ("for",), trigger_env)
-                if items.type == "range":
-                    raise self.no("a trigger's loop over numbers", path + ("for",))
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
                 inner = dict(trigger_env)
-                inner[name] = _Val("pile" if items.type == "piles" else "card", x)
+                inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
                 test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
                 if items.type == "piles":
                     lines += [f"{indent}{chosen} = np.empty(len({items.code}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.code}:"]
+                elif items.type in ("range", "seats"):  # numbers (a range's end is checked: range_end)
+                    lo, hi = (items.lo, items.hi) if items.type == "range" else ("0", items.code)
+                    lines += [f"{indent}{chosen} = np.empty(max({hi} - ({lo}), 0), dtype=np.int64); {count} = 0",
+                              f"{indent}for {x} in range({lo}, {hi}):"]
                 else:
                     lines += [f"{indent}{chosen} = np.empty({items.hi} - ({items.lo}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.arr}[{items.lo}:{items.hi}]:"]
