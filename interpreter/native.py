@@ -282,6 +282,8 @@ class _Emitter:
             pile = self.checked(obj)
             obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
         if obj.type == "piles":  # bounds known only in play: a window of the array of piles
+            if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
+                obj = _Val("piles", _array(obj.value) if obj.value else "np.empty(0, dtype=np.int64)")
             whole = f"len({obj.code})"
             lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
             hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
