@@ -1,16 +1,17 @@
 """The native backend against the Python reference, game by game and move by move.
 
-    python benchmarks/native_differential.py [--games 300] [--max-moves 2000] [--jobs 1] [--only nerts,race]
+    python benchmarks/native_differential.py [--games 300] [--max-moves 2000] [--jobs 1] [--only nerts,peek]
 
-For every bundled and test-fixture ruleset the native backend runs, every combination of its
-options and every number of seats, plays `--games` seeded random games through both backends
-(`native.compare`: the legal moves in order, piles, faces, variables, the seat to act and its
-phase after every move; the outcome, reason, winners and scores at the end) and prints the games,
-moves and outcomes compared. Where every seat plays at once, every seat's moves are compared at
-every step (a seeded random seat moves), and `--games` games are also simulated on the clock by
-both engines (`simulate.play_game`: random seats, moves landed and refused) and their records
-compared. Rulesets it does not run are listed with the construct and place it names. Exit status
-1 on any difference.
+For every bundled, test-fixture and example ruleset the native backend runs, every combination of
+its options and every number of seats, plays `--games` seeded random games through both backends
+(`native.compare`: the legal moves in order, piles, faces, who knows which card, variables, the
+seat to act and its phase after every move, with `--views` which cards each seat sees too; the
+outcome, reason, winners and scores at the end) and prints the games, moves and outcomes compared.
+Where every seat plays at once, every seat's moves are compared at every step (a seeded random
+seat moves), and `--games` games are also simulated on the clock by both engines
+(`simulate.play_game`: random seats, moves landed and refused) and their records compared.
+Rulesets it does not run are listed with the construct and place it names. Exit status 1 on any
+difference.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def combinations(name: str) -> list[dict[str, Any]]:
 
 
 def run(name: str, options: dict[str, Any], players: int, games: int,
-        max_moves: int) -> tuple[int, int, Counter[str], str]:
+        max_moves: int, views: bool = False) -> tuple[int, int, Counter[str], str]:
     from cardrules import load_ruleset
     from cardrules.native import Mismatch, compare, native_backend
 
@@ -49,7 +50,7 @@ def run(name: str, options: dict[str, Any], players: int, games: int,
         rng = random.Random(seed)
         game = rules.new_game(seed=seed, max_moves=max_moves, players=players)
         try:
-            moves += compare(backend, game, rng.choice, rng.choice)
+            moves += compare(backend, game, rng.choice, rng.choice, views=views)
         except Mismatch as exc:
             return seed, moves, outcomes, str(exc)
         outcomes[game.outcome or "?"] += 1
@@ -85,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, default=2000, help="cut games at this many moves (default 2000)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--skip", default="", help="rulesets to leave out, comma-separated (klondike,cascades)")
-    parser.add_argument("--only", default="", help="the rulesets to play, comma-separated (nerts,race; default: all)")
+    parser.add_argument("--only", default="", help="only these rulesets, comma-separated (nerts,peek)")
+    parser.add_argument("--views", action="store_true", help="compare which cards each seat sees at every step too")
     args = parser.parse_args(argv)
     from cardrules import load_ruleset
     from cardrules.native import Unsupported, native_backend
@@ -94,9 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     scheduled = []  # (where every seat plays at once) the simulations on the clock
     fixtures = [str(p) for p in sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
                 if not {"broken", "native"} & set(p.parts) and re.search(r"^ruleset:", p.read_text(), re.MULTILINE)]
+    examples = [str(p) for p in sorted((ROOT / "examples").glob("*.yaml"))]
     skipped = set(filter(None, args.skip.split(",")))
-    for name in [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))] + fixtures:
-        if Path(name).stem in skipped or (args.only and Path(name).stem not in args.only.split(",")):
+    only = set(filter(None, args.only.split(",")))
+    for name in [p.stem for p in sorted((ROOT / "rulesets").glob("*.yaml"))] + fixtures + examples:
+        if Path(name).stem in skipped or only and Path(name).stem not in only:
             continue
         try:
             rules = load_ruleset(name)
@@ -112,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     failed = False
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = pool.map(run, *zip(*work), [args.games] * len(work), [args.max_moves] * len(work))
+        results = pool.map(run, *zip(*work), [args.games] * len(work), [args.max_moves] * len(work),
+                           [args.views] * len(work))
         for (name, options, players), (games, moves, outcomes, problem) in zip(work, results):
             shown = " ".join(f"{k}={v}" for k, v in options.items()) + f" seats={players}"
             print(f"{Path(name).stem:<28} {shown:<52} {games:>5} games {moves:>9,} moves  "

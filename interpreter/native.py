@@ -283,6 +283,18 @@ class _Emitter:
         if obj.type == "pile":
             pile = self.checked(obj)
             obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+        if obj.type == "piles":  # bounds known only in play: a window of the array of piles
+            if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
+                obj = _Val("piles", _array(obj.value) if obj.value else "np.empty(0, dtype=np.int64)")
+            whole = f"len({obj.code})"
+            lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
+            hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
+            return _Val("piles", f"{obj.code}[{lo}:max({lo}, {hi})]")
+        if obj.type == "range":  # numbers from lo up to hi: a narrower range
+            end = f"max({obj.lo}, {obj.hi})"
+            lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {end})" if bounds[0] is not None else obj.lo
+            hi = f"clip({self.checked(bounds[1])}, {obj.lo}, {end})" if bounds[1] is not None else end
+            return _Val("range", lo=lo, hi=f"max({lo}, {hi})")
         if obj.type != "cards":
             raise self.no(f"slicing {obj.type}")
         lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {obj.hi})" if bounds[0] is not None else obj.lo
@@ -356,7 +368,10 @@ class _Emitter:
             env["n"] = _int("b_n")
             env["card"] = _Val("card", "b_card")
             if applying:
-                env["cards"] = _Val("cards", arr="MC", lo="0", hi="1" if template.take == "any" else "b_n")
+                env["cards"] = _Val("cards", arr="MC", lo="0", hi="1" if template.take == "any" and template.picks == 1
+                                    else "b_n")
+            elif template.take == "any" and template.picks > 1:  # the set of cards being offered
+                env["cards"] = _Val("cards", arr="PICKED", lo="0", hi=str(template.picks))
             elif template.take == "any":  # the card at j of the source pile
                 env["cards"] = _Val("cards", arr="C[b_src]", lo="j", hi="j + 1")
             else:
@@ -643,7 +658,7 @@ class _Emitter:
             if items.type != "cards" or len(node.names) != 2:
                 raise self.no("pairs() of this value")
             lines.append(f"    for j in range({items.lo}, {items.hi} - 1):")
-            most = f"max(0, {items.hi} - ({items.lo}) - 1)"
+            bound = f"max({items.hi} - ({items.lo}), 0)"  # the most items the loop gives (list)
             a, b = self.fresh("x"), self.fresh("x")
             lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
@@ -656,8 +671,8 @@ class _Emitter:
             if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card"}:
                 raise self.no("a list of values of several kinds")
             x = self.fresh("x")
-            most = repr(len(values))
             lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in values)}):")
+            bound = str(len(values))
             element = values[0]
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
                                                                       maybe_none=any(v.maybe_none for v in values))
@@ -667,18 +682,17 @@ class _Emitter:
             x = self.fresh("x")
             if items.type == "piles" and len(node.names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
-                element_type, most = "pile", f"len({items.code})"
+                element_type, bound = "pile", f"len({items.code})"
             elif items.type == "seats" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
-                element_type, most = "int", items.code
+                element_type, bound = "int", items.code
             elif items.type == "range" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
-                element_type, most = "int", f"max(0, {items.hi} - ({items.lo}))"
+                element_type, bound = "int", f"max({items.hi} - ({items.lo}), 0)"
             elif items.type == "cards" and len(node.names) == 1:
-                most = f"{items.hi} - ({items.lo})"
                 lines.append(f"    for j in range({items.lo}, {items.hi}):")
                 lines.append(f"        {x} = {items.arr}[j]")
-                element_type = "card"
+                element_type, bound = "card", f"max({items.hi} - ({items.lo}), 0)"
             elif items.type in ("strs", "ints") and len(node.names) == 1 and func in ("all", "any", "count", "sum"):
                 # a list attribute's items, in the order of their ids (the list's order matters not
                 # to all, any, count and sum; a list without repeats, as the masks require)
@@ -687,7 +701,7 @@ class _Emitter:
                 lines.append(f"    for {bit} in range(63):")
                 lines.append(f"        if not ({mask} >> {bit}) & 1: continue")
                 lines.append(f"        {x} = {bit} + {items.value if items.type == 'ints' else 0}")
-                element_type, most = ("str" if items.type == "strs" else "int"), "63"
+                element_type, bound = "str" if items.type == "strs" else "int", "63"
             else:
                 raise self.no(f"a comprehension over {items.type}")
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
@@ -697,12 +711,7 @@ class _Emitter:
         body = "        "
         if condition is not None:
             lines.append(f"        if not {condition.code}: continue")
-        if func == "list":  # a list of piles (`list(f for f in zone if ...)`), in the order of the loop
-            if element.type != "pile":
-                raise self.no(f"a list of {element.type} built by list(...)")
-            lines.append(f"{body}acc[count] = {self.checked(element)}; count += 1")
-            result, ret, type_ = "np.empty(" + most + ", dtype=np.int64); count = 0", "acc[:count]", "piles"
-        elif func == "all":
+        if func == "all":
             self._want(element, "bool")
             lines.append(f"{body}if not {element.code}: return False")
             result, ret, type_ = "True", "True", "bool"
@@ -725,6 +734,12 @@ class _Emitter:
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
+        elif func == "list":  # the items, in order, in an array of their own: cards or piles
+            if element.type not in ("card", "pile"):
+                raise self.no(f"a list of {element.type} built by list(... for ...)")
+            lines.append(f"{body}acc[count] = {element.code}; count += 1")
+            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", \
+                "cards" if element.type == "card" else "piles"
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
             if item is None or item[1] not in ("int", "card", "pile"):
@@ -739,7 +754,10 @@ class _Emitter:
         head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
                 f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
-        return _Val(type_, f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})",
+        call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"
+        if type_ == "cards":  # (a pure function: called again for the window's end)
+            return _Val("cards", arr=call, lo="0", hi=f"len({call})")
+        return _Val(type_, call,
                     maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))
 
     def _want(self, value: _Val, type_: str) -> None:
@@ -784,9 +802,11 @@ def sees(C, N, U, card, pile, seat):
     kind = VISIBILITY[pile]
     if kind == 0:
         return True
+    if TRACKS and seat >= 0 and (U[KN + card] >> seat) & 1 == 1:
+        return True  # shown to the seat, or seen by it before it went out of its sight
     if kind == 1:
         return False
-    if kind == 2 and PILE_OWNER[pile] == seat:
+    if kind == 2 and seat >= 0 and PILE_OWNER[pile] == seat:
         return True
     if kind == 3:
         return N[pile] > 0 and C[pile, N[pile] - 1] == card and U[card] == 1
@@ -810,6 +830,105 @@ def position_key(C, N, U, key):
 '''
 
 
+# Who knows which card (a ruleset that `tracks_knowledge`: engine.State.known): U[KN + card] is the
+# bit mask of the seats that know the card where they cannot see it. Moving cards keeps it as
+# engine.State.move_cards does; `forget` is a draw of chance's (engine.State._rearrange).
+_KNOWLEDGE = '''
+from cardrules.native_runtime import move_cards as move_cards_unseen
+
+
+@njit(cache=True)
+def private_seers(C, N, U, card, pile):
+    """The seats that see `card` on `pile` while not every seat does (engine.State.private_seers)."""
+    if sees(C, N, U, card, pile, -1):
+        return 0
+    mask = U[KN + card]
+    owner = PILE_OWNER[pile]
+    if owner >= 0 and (mask >> owner) & 1 == 0 and sees(C, N, U, card, pile, owner):
+        mask |= 1 << owner
+    return mask
+
+
+@njit(cache=True)
+def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
+    """Move cards as native_runtime.move_cards does; who saw a card privately keeps knowing it."""
+    if n <= 0:
+        return
+    n = min(n, N[src])
+    moved = C[src, N[src] - n:N[src]].copy()
+    masks = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        masks[i] = private_seers(C, N, U, moved[i], src)
+    move_cards_unseen(C, N, U, src, dst, n, flip, face, bottom, TMP)
+    for i in range(n):
+        if masks[i] != 0:
+            U[KN + moved[i]] = 0 if sees(C, N, U, moved[i], dst, -1) else masks[i]
+
+
+@njit(cache=True)
+def forget(C, N, U, pile, n):
+    """Nobody knows any more where the top n cards of `pile` lie (they are shuffled or buried)."""
+    for i in range(max(N[pile] - n, 0), N[pile]):
+        U[KN + C[pile, i]] = 0
+'''
+
+
+_ON_PILE = '''
+@njit(cache=True)
+def on_pile(C, N, pile, card):
+    """Does `pile` hold `card`?"""
+    for i in range(N[pile]):
+        if C[pile, i] == card:
+            return True
+    return False
+'''
+
+
+_PICK_SETS = '''
+@njit(cache=True)
+def n_choose(n, k):
+    """How many sets of k of n items (at most limits.MAX_PICK_SETS: the deck's sets of k cards)."""
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def next_set(PLACES, k, n, first):
+    """The places of the next set of k of n items, in itertools.combinations' order."""
+    if first:
+        for t in range(k):
+            PLACES[t] = t
+        return
+    i = k - 1
+    while PLACES[i] == i + n - k:
+        i -= 1
+    PLACES[i] += 1
+    for t in range(i + 1, k):
+        PLACES[t] = PLACES[t - 1] + 1
+
+
+@njit(cache=True)
+def set_seen(SEEN, seen, PICKED, k):
+    """Was a set of cards of the same codes offered before (SEEN[:seen], codes sorted)? If not, keep it."""
+    key = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        key[t] = CODE[PICKED[t]]
+    key = np.sort(key)
+    for i in range(seen):
+        same = True
+        for t in range(k):
+            if SEEN[i, t] != key[t]:
+                same = False
+                break
+        if same:
+            return True
+    SEEN[seen, :] = key
+    return False
+'''
+
+
 def _array(values: Any) -> str:
     return f"np.array({list(values)!r}, dtype=np.int64)"
 
@@ -829,6 +948,10 @@ class _ModuleBuilder(_Emitter):
         # The solver's position keys: each card's pile, place and face in KEYBITS bits.
         keybits = (npiles * (ncards + 1) * 2 + 1).bit_length()
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
+        # Who knows which card, after the faces in U (only where the ruleset keeps it).
+        lines += [f"KN = {ncards + 1}", f"TRACKS = {rules.tracks_knowledge}"]
+        if rules.tracks_knowledge:
+            lines.append(_KNOWLEDGE)
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE]
         if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
@@ -869,6 +992,7 @@ class _ModuleBuilder(_Emitter):
         # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
         # an action number needs CAP1 ** (most such piles) more values.
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
+        widest = max(widest, self.pick_digits())  # `take: {any: K}`: its other K - 1 cards, a digit each
         radix = len(rules.moves) * (npiles + 1) ** 2 * (ncards + 1) * (ncards + 2) * (rules.max_players + 1) * \
             (ncards + 1) ** widest
         if radix >= 2 ** 62:
@@ -893,7 +1017,13 @@ class _ModuleBuilder(_Emitter):
         string_slots = [variable.slot + seat for name, variable in rules.variables.items()
                         if self.kinds.get(name) == "str" for seat in range(rules.max_players if variable.per_player else 1)]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
-                        "select_piles": dict(self.select_piles), "string_slots": string_slots}
+                        "select_piles": dict(self.select_piles), "string_slots": string_slots,
+                        "pick_digits": self.pick_digits()}
+
+    def pick_digits(self) -> int:
+        """The digits of the selection field a `take: {any: K}` move uses for its cards after the
+        first (a card id each, bottom first as `Move.pick`): K - 1 for the largest K."""
+        return max([t.picks - 1 for t in self.rules.moves if t.take == "any"], default=0)
 
     # -- the listing of legal moves ---------------------------------------------------------
 
@@ -903,10 +1033,14 @@ class _ModuleBuilder(_Emitter):
         out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]"]
         if any(t.take == "any" for t in self.rules.moves):  # each different card once per source
             out.append("    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0")
+        if self.pick_digits():  # `take: {any: K}`: the cards offered, a set's places among them, its cards
+            out.append(f"    OFFERED = np.empty(NC, dtype=np.int64); PLACES = np.empty({self.pick_digits() + 1}, "
+                       f"dtype=np.int64); PICKED = np.empty({self.pick_digits() + 1}, dtype=np.int64)")
         if any("select" in self.value_at(("moves", t.name)) for t in self.rules.moves):
             out.append("    SP = np.empty((MAX_FOUND, NP), dtype=np.int64); SC = np.empty((MAX_FOUND, NP), "
                        "dtype=np.int64); SL = np.empty(MAX_FOUND, dtype=np.int64)")
             out.append(f"    USED = np.zeros({len(self.rules.moves)}, dtype=np.int64)")
+            out.append("    CHOSEN = np.empty(NC, dtype=np.int64)  # a selection's cards, pile by pile, bottom first")
         for template in self.rules.moves:
             out += self._template_listing(template, conjuncts)
         out.append("    return cnt")
@@ -938,6 +1072,9 @@ class _ModuleBuilder(_Emitter):
         if select is not None:
             innermost += 1  # conditions on the chosen cards sit in the loop over selections
         select_level = innermost
+        if select is not None:  # a selection's cards (filled in the loop over selections) and piles
+            env["chosen"] = _Val("cards", arr="CHOSEN", lo="0", hi="n_chosen")
+            env["chosen_piles"] = _Val("piles", "SP[si, :SL[si]]")
         seat_level = innermost + 1 if for_seat or chooses else innermost
         conditions: list[tuple[int, str]] = []
         if "phase" in spec:  # offered only in that phase (or those phases) of the turn
@@ -954,13 +1091,14 @@ class _ModuleBuilder(_Emitter):
             for conjunct in conjuncts(self.parse(path + ("for_seat",))):
                 conditions.append((seat_level, self.expr(conjunct, env, "bool").code))
         before = 0
-        reads_card = False
+        reads_card = reads_chosen = False
         if "when" in spec:
             for conjunct in conjuncts(self.parse(path + ("when",))):
                 code = self.expr(conjunct, env, "bool").code
                 level = 0
                 names = _names(conjunct, self.functions)
                 reads_card = reads_card or bool(names & {"card", "cards"})
+                reads_chosen = reads_chosen or "chosen" in names
                 if names & {"src"}:
                     level = max(level, 1)
                 if names & {"card", "cards", "n"}:
@@ -973,7 +1111,7 @@ class _ModuleBuilder(_Emitter):
                 if names & {"target", template.choice_name}:
                     level = max(level, seat_level)
                 if names & {"chosen", "chosen_piles"}:
-                    raise self.no("a condition on the chosen cards of 'select'", path + ("when",))
+                    level = max(level, select_level)
                 level = max(level, before)
                 before = level
                 conditions.append((level, code))
@@ -1002,16 +1140,11 @@ class _ModuleBuilder(_Emitter):
             if any(self.rules.cover[p] for p in template.sources):  # `covered_by`: not from a covered pile
                 lines.append(f"{indent}if covered(N, COVER, b_src): continue")
             if any_card and template.picks > 1:
-                raise self.no("a move taking several cards of a pile (take: {any: K})", path + ("take",))
-            if any_card:  # any one card, each different card (code) once; hidden ones blind, once
+                lines += self.pick_sets(template, indent)
+                indent += "    "
+            elif any_card:  # any one card, each different card (code) once; hidden ones blind, once
                 zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
                 blind = any(zone.visibility != "all" for zone in zones)
-                if self.rules.tracks_knowledge and any(zone.visibility != "all" and not (
-                        zone.visibility == "owner" and zone.seat_piles is not None) for zone in zones):
-                    # Whether a card is offered blind depends on who knows it (shown, passed), which
-                    # the native state does not keep: a seat's own `owner` piles it sees whole anyway.
-                    raise self.no("a move taking any card of a pile where a seat may know cards it cannot see",
-                                  path + ("take",))
                 lines.append(f"{indent}stamp += 1; offered_blind = False")
                 lines.append(f"{indent}for j in range(N[b_src] - 1, -1, -1):")
                 indent += "    "
@@ -1077,13 +1210,18 @@ class _ModuleBuilder(_Emitter):
         if run and match is None:
             run_loop()
         pick = "b_pick" if any_card else "-2"
-        selection = "0"
+        selection = "b_others" if any_card and template.picks > 1 else "0"
         if select is not None:
             chooser = self.selector(template, path + ("select",), select, env)
             lines.append(f"{indent}found = {chooser}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, "
                          f"SP, SC, SL, USED, {k})")
             lines.append(f"{indent}for si in range(found):")
             indent += "    "
+            if reads_chosen:
+                lines += [f"{indent}n_chosen = 0",
+                          f"{indent}for sj in range(SL[si]):",
+                          f"{indent}    for t in range(N[SP[si, sj]] - SC[si, sj], N[SP[si, sj]]):",
+                          f"{indent}        CHOSEN[n_chosen] = C[SP[si, sj], t]; n_chosen += 1"]
             emit(select_level)
             lines.append(f"{indent}b_sel = 0")
             lines.append(f"{indent}for sj in range(SL[si]):")
@@ -1098,6 +1236,37 @@ class _ModuleBuilder(_Emitter):
                      f"{'b_target' if for_seat or chooses else '-1'}) "
                      f"* SELR + {selection}; cnt += 1")
         return lines
+
+    def pick_sets(self, template: Any, indent: str) -> list[str]:
+        """`take: {any: K}` (movegen.pick_sets): every set of K of the cards of `b_src` the seat sees, as
+        itertools.combinations orders them (places in the pile, bottom first), sets of the same
+        codes once; the loop over sets, its body one level deeper. Binds b_n, b_card, b_pick (the
+        first card) and b_others (the other cards, the selection field's digits)."""
+        path, k = ("moves", template.name), template.picks
+        if "select" in self.value_at(path):
+            raise self.no("a move with both 'select' and take: {any: K}", path + ("take",))
+        if _PICK_SETS not in self.helpers:
+            self.helpers.append(_PICK_SETS)
+        zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
+        seen = "if not sees(C, N, U, C[b_src, j], b_src, b_player): continue" if \
+            any(zone.visibility != "all" for zone in zones) else ""
+        repeats = len(set(self.rules.deck.codes)) < len(self.rules.deck)  # equal cards: each set of codes once
+        body = indent + "    "
+        lines = [f"{indent}offered = 0",
+                 f"{indent}for j in range(N[b_src]):",
+                 *([f"{indent}    {seen}"] if seen else []),
+                 f"{indent}    OFFERED[offered] = C[b_src, j]; offered += 1",
+                 f"{indent}if offered < {k}: continue",
+                 f"{indent}sets = n_choose(offered, {k})"]
+        if repeats:
+            lines.append(f"{indent}SETS_SEEN = np.empty((sets, {k}), dtype=np.int64); sets_seen = 0")
+        lines += [f"{indent}for set_index in range(sets):",
+                  f"{body}next_set(PLACES, {k}, offered, set_index == 0)",
+                  f"{body}for t in range({k}): PICKED[t] = OFFERED[PLACES[t]]"]
+        if repeats:
+            lines += [f"{body}if set_seen(SETS_SEEN, sets_seen, PICKED, {k}): continue", f"{body}sets_seen += 1"]
+        return lines + [f"{body}b_n = {k}; b_card = PICKED[0]; b_pick = PICKED[0]; b_others = 0",
+                        f"{body}for t in range(1, {k}): b_others += PICKED[t] * SELPOW[t - 1]"]
 
     def selector(self, template: Any, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val]) -> str:
         """The search of `select` (movegen.make_selector), as a compiled function: piles tried in
@@ -1321,7 +1490,12 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                     f"{indent}        move_cards(C, N, U, SELP_{k}[{q}], {t}, {count}, False, {face}, False, TMP)"]
         if kind == "shuffle":
             pile = self.checked(self.expr(self.parse(path + ("shuffle",)), env))
+            if self.rules.tracks_knowledge:  # nobody knows where a card went
+                p = self.fresh("p")
+                return [f"{indent}{p} = {pile}", f"{indent}shuffle_pile(C, N, M, {p})", f"{indent}forget(C, N, U, {p}, N[{p}])"]
             return [f"{indent}shuffle_pile(C, N, M, {pile})"]
+        if kind == "show":
+            return self.show_effect(path + ("show",), spec["show"], env, indent)
         if kind == "deal":
             return self.deal_effect(path + ("deal",), spec["deal"], env, indent)
         if kind == "end":
@@ -1333,9 +1507,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     def deal_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
                     indent: str) -> list[str]:
         """`deal` during play, as ruleset.py's: one card a pile a row, left to right, while a pile's
-        count (of `i`, its index) is above the row."""
-        if "where" in spec:
-            raise self.no("a deal with 'where' after the setup", path + ("where",))
+        count (of `i`, its index) is above the row; with `where`, the topmost card of the source
+        that matches (`card`, `dst` the pile dealt to), brought to the top first."""
         zone = self.rules.zones[spec["to"]]
         if zone.seat_piles is not None and zone.piles != tuple(p for group in zone.seat_piles for p in group):
             raise self.no("a deal to a zone whose piles are not in seat order", path + ("to",))
@@ -1345,6 +1518,19 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         counts = self.checked(self.expr(self.parse(path + ("counts",)), {**env, "i": _int(i)}, "int"))
         src = self.checked(self.expr(self.parse(path + ("from",)), env))
         face = int(spec.get("face", "down") == "up")
+        find = [f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')"]
+        if "where" in spec:
+            j, card = self.fresh("j"), self.fresh("card")
+            inner = {**env, "card": _Val("card", card), "dst": _Val("pile", f"Z_{zone.name}[{q}]")}
+            test = self.expr(self.parse(path + ("where",)), inner, "bool").code
+            deep = indent + "                "
+            find = [f"{indent}            {j} = N[{source}] - 1",
+                    f"{indent}            while {j} >= 0:",
+                    f"{deep}{card} = C[{source}, {j}]",
+                    f"{deep}if {test}: break",
+                    f"{deep}{j} -= 1",
+                    f"{indent}            if {j} < 0: raise Stop('the deal ran out of cards that match where')",
+                    f"{indent}            if {j} < N[{source}] - 1: lift(C, N, {source}, C[{source}, {j}])"]
         return [f"{indent}{wanted} = np.empty({count}, dtype=np.int64)",
                 f"{indent}for {i} in range({count}):",
                 f"{indent}    {wanted}[{i}] = {counts}",
@@ -1356,9 +1542,24 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 f"{indent}        if {wanted}[{q}] > {row}:",
                 f"{indent}            {more} = True",
                 f"{indent}            {source} = {src}",
-                f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')",
+                *find,
                 f"{indent}            move_cards(C, N, U, {source}, Z_{zone.name}[{q}], 1, False, {face}, False, TMP)",
                 f"{indent}    {row} += 1"]
+
+    def show_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
+                    indent: str) -> list[str]:
+        """`show: {card | pile, to}`: the seat learns the card, or every card of the pile as it lies
+        (ruleset.py's `_show_effect`); a seat the game has not stops (Python reports it)."""
+        seat = self.checked(self.expr(self.parse(path + ("to",)), env, "int"))
+        s, c = self.fresh("seat"), self.fresh("c")
+        lines = [f"{indent}{s} = {seat}", f"{indent}if {s} < 0 or {s} >= M[12]: raise Stop('show: no such seat')"]
+        if "pile" in spec:
+            pile = self.checked(self.expr(self.parse(path + ("pile",)), env))
+            p = self.fresh("p")
+            return lines + [f"{indent}{p} = {pile}", f"{indent}for {c} in C[{p}, :N[{p}]]:",
+                            f"{indent}    U[KN + {c}] |= 1 << {s}"]
+        card = self.as_type(self.expr(self.parse(path + ("card",)), env), "card").code
+        return lines + [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[KN + {c}] |= 1 << {s}"]
 
     def template_index(self, path: tuple[Any, ...]) -> int:
         if path[:1] != ("moves",) or "select" not in self.value_at(path[:2]):
@@ -1374,29 +1575,38 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
 
     def move_effect(self, path: tuple[Any, ...], options: dict[str, Any], env: dict[str, _Val],
                     indent: str) -> list[str]:
-        for key in ("card",):
-            if key in options:
-                raise self.no(f"a move effect with '{key}'", path + (key,))
         src = self.checked(self.expr(self.parse(path + ("from",)), env)) if "from" in options else env["src"].code
         dst = self.checked(self.expr(self.parse(path + ("to",)), env)) if "to" in options else env["dst"].code
         s, d = self.fresh("s"), self.fresh("d")
         lines = [f"{indent}{s} = {src}", f"{indent}{d} = {dst}"]
-        if "count" in options:
+        if "card" in options:  # one given card: brought to the top of its pile (Stop if it is not there), moved
+            card = self.as_type(self.expr(self.parse(path + ("card",)), env), "card").code
+            c = self.fresh("c")
+            lines += [f"{indent}{c} = {card}",
+                      f"{indent}if not on_pile(C, N, {s}, {c}): raise Stop('the card is not on the pile')",
+                      f"{indent}lift(C, N, {s}, {c})"]
+            if _ON_PILE not in self.helpers:
+                self.helpers.append(_ON_PILE)
+            count = "1"
+        elif "count" in options:
             count = self.checked(self.expr(self.parse(path + ("count",)), env, "int"))
         elif "from" in options:
             count = f"N[{s}]"
         else:
             count = env["n"].code
-            if "pick" in env:  # `take: any`: the chosen card to the top first
-                lines.append(f"{indent}if {env['pick'].code} >= 0: lift(C, N, {s}, {env['pick'].code})")
+            if "pick" in env:  # `take: any`: the chosen card (cards, bottom first) to the top first
+                t = self.fresh("t")
+                lines += [f"{indent}if {env['pick'].code} >= 0:",
+                          f"{indent}    for {t} in range({count}): lift(C, N, {s}, MC[{t}])"]
         face = {"up": 1, "down": 0}.get(options.get("face", ""), -1)
         flip = bool(options.get("flip", False))
         bottom = options.get("place", "top") == "bottom"
         if options.get("place") == "random":  # moved to the top, then buried together at a random place
             k = self.fresh("k")
+            forget = [f"{indent}forget(C, N, U, {d}, {k})"] if self.rules.tracks_knowledge else []
             return lines + [f"{indent}{k} = min({count}, N[{s}])",
-                            f"{indent}move_cards(C, N, U, {s}, {d}, {k}, {flip}, {face}, False, TMP)",
-                            f"{indent}if {k} > 0: bury_top(C, N, M, {d}, {k})"]
+                            f"{indent}move_cards(C, N, U, {s}, {d}, {k}, {flip}, {face}, False, TMP)"] + forget + \
+                [f"{indent}if {k} > 0: bury_top(C, N, M, {d}, {k})"]
         lines.append(f"{indent}move_cards(C, N, U, {s}, {d}, {count}, {flip}, {face}, {bottom}, TMP)")
         return lines
 
@@ -1422,10 +1632,22 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             if template.take == "any":
                 env["pick"] = _int("b_pick")
             k = template.index
+            if "select" in spec:  # the selection's cards and piles, as they lie before the effects
+                env["chosen"] = _Val("cards", arr="CHOSEN_CARDS", lo="0", hi="n_chosen_cards")
+                env["chosen_piles"] = _Val("piles", "CHOSEN_PILES[:n_chosen_piles]")
             if "do" in spec:
                 lines = self.effects(path + ("do",), env, "    ")
             else:
                 lines = self.move_effect(path + ("do",), {}, env, "    ")
+            if any("CHOSEN_" in line for line in lines):
+                lines = [f"    CHOSEN_PILES = np.empty(len(SELP_{k}), dtype=np.int64); n_chosen_piles = 0",
+                         "    CHOSEN_CARDS = np.empty(NC, dtype=np.int64); n_chosen_cards = 0",
+                         f"    for q in range(len(SELP_{k})):",
+                         "        taken = (b_sel // SELPOW[q]) % CAP1",
+                         "        if taken == 0: continue",
+                         f"        p = SELP_{k}[q]; CHOSEN_PILES[n_chosen_piles] = p; n_chosen_piles += 1",
+                         "        for t in range(N[p] - taken, N[p]):",
+                         "            CHOSEN_CARDS[n_chosen_cards] = C[p, t]; n_chosen_cards += 1"] + lines
             args = "C, N, U, V, O, M, MC, TMP, b_src, b_dst, b_n, b_card, b_pick, b_target, b_player, b_sel"
             out.append(f"@njit(cache=True)\ndef apply_{k}({args}):\n" + "\n".join(lines) + "\n")
             calls.append(f"    {'if' if not calls else 'elif'} k == {k}: apply_{k}({args})")
@@ -1454,7 +1676,7 @@ def is_safe(C, N, U, V, O, M, MC, a):
     if not HAS_SAFE[k]:
         return False
     b_player = M[10]
-    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick)
+    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick, b_sel)
 """ + "\n".join(calls) + "\n    return False\n")
         self.helpers.append(f"HAS_SAFE = {_array([int(t.safe is not None) for t in self.rules.moves])}")
         return "\n".join(out)
@@ -1481,15 +1703,17 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 indent += "    "
             if "for" in spec:
                 name, items = self.loop(path + ("for",), trigger_env)
-                if items.type == "range":
-                    raise self.no("a trigger's loop over numbers", path + ("for",))
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
                 inner = dict(trigger_env)
-                inner[name] = _Val("pile" if items.type == "piles" else "card", x)
+                inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
                 test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
                 if items.type == "piles":
                     lines += [f"{indent}{chosen} = np.empty(len({items.code}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.code}:"]
+                elif items.type in ("range", "seats"):  # numbers (a range's end is checked: range_end)
+                    lo, hi = (items.lo, items.hi) if items.type == "range" else ("0", items.code)
+                    lines += [f"{indent}{chosen} = np.empty(max({hi} - ({lo}), 0), dtype=np.int64); {count} = 0",
+                              f"{indent}for {x} in range({lo}, {hi}):"]
                 else:
                     lines += [f"{indent}{chosen} = np.empty({items.hi} - ({items.lo}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.arr}[{items.lo}:{items.hi}]:"]
@@ -1774,13 +1998,15 @@ def decode(a):
 
 
 @njit(cache=True)
-def take_cards(C, N, U, M, MC, src, n, pick):
+def take_cards(C, N, U, M, MC, src, n, pick, sel):
     """The cards a move takes, into MC; returns its first card (NOCARD: none) and its pick (a blind
-    pick resolved to the card it gets)."""
+    pick resolved to the card it gets). `take: {any: K}`: the other cards are digits of `sel`."""
     if pick == -1:
         pick = blind_card(C, N, U, src, M[10])
     if pick >= 0:
         MC[0] = pick
+        for i in range(1, n):
+            MC[i] = (sel // SELPOW[i - 1]) % CAP1
     elif src >= 0:
         for i in range(n):
             MC[i] = C[src, N[src] - n + i]
@@ -1799,7 +2025,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     if asked and M[28] == 0:
         M[26] = -1  # kept aside, so that a `turn_to` of the move can be told from it
     cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
-    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick)
+    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick, b_sel)
     M[3] += 1
     M[5] = k
     M[14] = 0
@@ -1957,8 +2183,11 @@ class NativeGame:
         for p, pile in enumerate(S.piles):
             self.N[p] = len(pile)
             self.C[p, :len(pile)] = pile
-        self.U = np.zeros(ncards + 1, dtype=np.int64)
+        # The faces, one more entry (0) for "no card", then who knows each card (`_KNOWLEDGE`).
+        self.U = np.zeros(ncards + 1 + (ncards if S.known is not None else 0), dtype=np.int64)
         self.U[:ncards] = list(S.up)
+        if S.known is not None:
+            self.U[ncards + 1:] = S.known
         self.V = np.array(native.variable_codes(S.vars) or [0], dtype=np.int64)
         self.O = native.options
         self.M = np.zeros(META, dtype=np.int64)
@@ -2113,6 +2342,21 @@ class NativeGame:
     def piles(self) -> list[list[int]]:
         return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
 
+    def faces(self) -> list[int]:
+        """Each card's face, 1 up (as engine.State.up)."""
+        return [int(u) for u in self.U[:len(self.native.rules.deck)]]
+
+    def known(self) -> list[int] | None:
+        """By card, the seats (a bit each) that know it where they cannot see it, as
+        engine.State.known (None where the ruleset keeps no such record)."""
+        if not self.native.rules.tracks_knowledge:
+            return None
+        return [int(k) for k in self.U[len(self.native.rules.deck) + 1:]]
+
+    def visible(self, card: int, pile: int, seat: int | None) -> bool:
+        """May `seat` see `card` lying on `pile` (None: a spectator), as `Game.visible` says?"""
+        return bool(self.native.module.sees(self.C, self.N, self.U, card, pile, -1 if seat is None else seat))
+
 
 @dataclass(frozen=True, slots=True)
 class _Fields:
@@ -2123,7 +2367,7 @@ class _Fields:
     count: int
     dst: int
     selection: tuple[tuple[int, int], ...]
-    pick: int | None
+    pick: int | tuple[int, ...] | None
     seat: int
 
 
@@ -2157,17 +2401,20 @@ class Native:
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         widest = max((len(piles) for piles in self.select_piles.values()), default=0)
-        self.selection_radix = self.cap1 ** widest
+        self.selection_radix = self.cap1 ** max(widest, tables.get("pick_digits", 0))
 
     def code(self, move: Any) -> int:
         """A move's number as the compiled code lists it (sparse, with every field; the API's
         action numbers are `actions.py`'s)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
+        others = 0
+        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits
+            pick, others = pick[0], sum(card * self.cap1 ** i for i, card in enumerate(pick[1:]))
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
                    * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
         piles = self.select_piles.get(move.template, [])
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
-        return number * self.selection_radix + selection
+        return number * self.selection_radix + selection + others
 
     def move_fields(self, code: int) -> _Fields:
         """The move the compiled code numbers `code`, field by field (the inverse of `code`)."""
@@ -2179,8 +2426,11 @@ class Native:
         template, src = divmod(code, self.np1)
         piles = self.select_piles.get(template, [])
         chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
-        return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]),
-                       None if pick == 0 else pick - 2, seat - 1)
+        picks = self.rules.moves[template].picks
+        picked: int | tuple[int, ...] | None = None if pick == 0 else pick - 2
+        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits
+            picked = (pick - 2, *(selection // self.cap1 ** i % self.cap1 for i in range(picks - 1)))
+        return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]), picked, seat - 1)
 
     def variable_codes(self, values: list[Any]) -> list[int]:
         """Variables' values as the compiled code holds them: numbers, truth values as 0 / 1, a
@@ -2270,11 +2520,13 @@ class Mismatch(CardrulesError):
 
 
 def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
-            choose_seat: Callable[[list[int]], int] | None = None) -> int:
+            choose_seat: Callable[[list[int]], int] | None = None, views: bool = False) -> int:
     """Play `game` to its end through both backends at once, `choose` picking each move among the
     Python backend's legal moves, and compare them at every step: the legal moves (as the compiled
-    code numbers them, in order, and as the API's action numbers), the piles, faces, variables and
-    the order of the turns, then the outcome, reason and score. Returns the moves played; raises `Mismatch` at the first difference.
+    code numbers them, in order, and as the API's action numbers), the piles, faces, who knows
+    which card, variables and the order of the turns, then the outcome, reason and score (with
+    `views`, which cards each seat and a spectator see, too). Returns the moves played; raises
+    `Mismatch` at the first difference.
 
     Where every seat plays at once, every seat's legal moves are compared, and at each step
     `choose_seat` (default: a generator seeded with the game's seed) picks a seat to focus, then the
@@ -2311,13 +2563,18 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
         position.apply_code(native.code(move), move.actor if simultaneous else None)
         steps += 1
         check("the piles", [list(p) for p in game.state.piles], position.piles())
-        check("the faces", list(game.state.up), [int(u) for u in position.U[:-1]])
+        check("the faces", list(game.state.up), position.faces())
+        check("the cards known to seats", game.state.known, position.known())
         check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
         check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
               game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
               int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
         check("the seats asked to act out of turn", game.state.asking, position.asking())
         check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
+        for seat in (None, *range(game.players)) if views else ():
+            check(f"the cards seen by {'a spectator' if seat is None else f'seat {seat + 1}'}",
+                  [[c for c in pile if game.visible(c, p, seat)] for p, pile in enumerate(game.state.piles)],
+                  [[c for c in pile if position.visible(c, p, seat)] for p, pile in enumerate(position.piles())])
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])

@@ -211,7 +211,7 @@ class NativeSearch:
         np, S = self.np, self.start
         self.LC = np.zeros((depth, npiles, S.C.shape[1]), dtype=np.int64)
         self.LN = np.zeros((depth, npiles), dtype=np.int64)
-        self.LU = np.zeros((depth, ncards + 1), dtype=np.int64)
+        self.LU = np.zeros((depth, len(S.U)), dtype=np.int64)
         self.LV = np.zeros((depth, len(S.V)), dtype=np.int64)
         self.LM = np.zeros((depth, len(S.M)), dtype=np.int64)
         self.FR = np.zeros((depth, FRAME_FIELDS), dtype=np.int64)

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
-from cardrules.native import Unsupported, native_backend
+from cardrules import native
+from cardrules.native import native_backend
 from helpers import play
 
 PEEK = Path(__file__).parent / "fixtures" / "hidden" / "peek.yaml"
@@ -150,10 +151,19 @@ def test_showing_a_seat_the_game_does_not_have_is_a_run_time_error_at_to(tmp_pat
     assert game.history == []
 
 
-def test_the_native_backend_names_show_as_what_it_lacks() -> None:
-    with pytest.raises(Unsupported, match="show") as caught:
-        native_backend(load_ruleset(PEEK))
-    assert caught.value.pos is not None
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_native_backend_keeps_who_knows_which_card_as_the_python_one_views_included(players: int) -> None:
+    # At every step: the legal moves, piles, faces, who knows each card (`show`, cards passed face
+    # down, forgotten in a shuffle) and which cards every seat and a spectator see.
+    rules = load_ruleset(PEEK)
+    backend = native_backend(rules)
+    kinds: set[str] = set()
+    for seed in range(8):
+        game = rules.new_game(seed=seed, players=players)
+        native.compare(backend, game, random.Random(seed).choice, views=True)
+        kinds |= {move.name for move in game.history}
+        assert game.outcome == "over"
+    assert kinds == {"give", "peek", "glimpse", "mix", "lay"}
 
 
 @pytest.mark.parametrize("seed", range(40))

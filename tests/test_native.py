@@ -115,6 +115,25 @@ def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lac
         _walk_both(rules, backend, seed, 600, 0.7, ("draw", "redeal"))
 
 
+def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals_with_where_play_the_same() -> None:
+    # tests/fixtures/gather/gather.yaml: `when` on a selection's chosen cards and piles (listed and
+    # applied), a trigger's `for` over a range, slices of piles, of a list of piles and of a range
+    # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
+    # hidden pile, blind but for the cards the seat knows. Compared at every step, views included.
+    rules = load_ruleset(str(Path(__file__).parent / "fixtures" / "gather" / "gather.yaml"))
+    backend = native_backend(rules)
+    played: set[str] = set()
+    outcomes = set()
+    for players in (2, 3):
+        for seed in range(6):
+            game = rules.new_game(seed=seed, players=players)
+            native.compare(backend, game, random.Random(seed).choice, views=True)
+            played |= {move.name for move in game.history}
+            outcomes.add(game.reason)
+    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine"}
+    assert "the stock and the pool are empty" in outcomes
+
+
 def test_the_native_backend_runs_every_bundled_ruleset() -> None:
     for name in BUNDLED:
         native.lower(load_ruleset(name))  # raises Unsupported for a construct it lacks
@@ -298,13 +317,15 @@ def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once
     assert compiled.plan.engine == "native" and compiled.records == python.records
 
 
-def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks() -> None:
+def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks(tmp_path: Path) -> None:
+    variant = tmp_path / "klondike-repeats.yaml"  # end.repeat: the native backend does not cover it
+    variant.write_text("extends: klondike\nruleset: klondike-repeats\n"
+                       "end:\n  repeat: {count: 3, result: lost, reason: round in circles}\n")
     lines: list[str] = []
-    run = simulate_games(str(Path(__file__).parent / "fixtures" / "hidden" / "peek.yaml"), 2, engine="native",
-                         note=lines.append)
-    assert run.plan.engine == "python"
+    run = simulate_games(str(variant), 2, engine="native", note=lines.append)
+    assert run.plan.engine == "python" and len(run.records) == 2
     assert len(lines) == 1 and "not for this ruleset" in lines[0]
-    assert re.search(r"peek\.yaml:\d+:\d+: the effect 'show'", lines[0])
+    assert re.search(r"klondike-repeats\.yaml:\d+:\d+: end\.repeat", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random() -> None:

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from cardrules import IllegalMoveError, RulesetError, load_ruleset
-from cardrules.native import Unsupported, native_backend
+from cardrules import native
+from cardrules.native import native_backend
 
 from helpers import FIXTURES, pile_ids
 
@@ -193,7 +194,25 @@ def test_too_many_sets_of_cards_to_number_is_an_error_at_its_line(tmp_path: Path
     assert caught.value.pos is not None and caught.value.pos.line == 26
 
 
-def test_the_native_backend_names_a_move_choosing_several_cards() -> None:
-    with pytest.raises(Unsupported, match="several cards") as caught:
-        native_backend(load_ruleset(PASS_THREE))
-    assert caught.value.pos is not None and caught.value.pos.line == 26
+@pytest.mark.parametrize("deck", ["standard", "two decks"])
+def test_the_native_backend_offers_the_same_sets_of_cards_in_the_same_order(tmp_path: Path, deck: str) -> None:
+    # At every step the legal moves (each set of cards as the compiled code numbers it, and its
+    # action number), piles, faces, who knows which card, variables; with two decks, sets of equal
+    # cards are offered once, the first found, in both backends.
+    path = PASS_THREE
+    if deck == "two decks":
+        path = tmp_path / "pass-three.yaml"
+        (tmp_path / "two-decks.yaml").write_text((FIXTURES / "runs" / "two-decks.yaml").read_text(encoding="utf-8"))
+        path.write_text(PASS_THREE.read_text(encoding="utf-8").replace(
+            'deck: {name: standard-52, where: "card.rank <= 6"}', 'deck: {name: two-decks, where: "card.rank <= 3"}'),
+            encoding="utf-8")
+    rules = load_ruleset(path)
+    backend = native_backend(rules)
+    fewer = False  # a listing where equal cards made fewer sets than C(5, 3)
+    for players in (2, 3, 4):
+        for seed in range(6):
+            game = rules.new_game(seed=seed, players=players)
+            fewer |= len(game.legal_moves()) < math.comb(5, 3)
+            native.compare(backend, game, random.Random(seed).choice)
+            assert game.outcome == "over" and {m.name for m in game.history} == {"pass", "lay"}
+    assert fewer == (deck == "two decks")

@@ -407,6 +407,15 @@ def test_steal_a_forced_claim_makes_no_thief() -> None:
     assert game.current_player == 0 and game.phase == "claim"
 
 
+def test_steal_plays_the_same_in_the_native_backend_move_for_move() -> None:
+    # `revealed(p, v)` is a list(... for ...) of cards (indexed, and tested for being empty), and
+    # `move: {card}` takes that one card: both compiled, compared at every step with the Python
+    # backend (legal moves, piles, faces, variables, turns, the end, winners, scores).
+    from helpers import play_both_backends
+
+    games = play_both_backends(rules("steal"), range(5), players=range(2, 7))
+    assert sum(move.name == "steal" for game in games for move in game.history) >= 10
+
 # ---------------------------------------------------------------------------
 # Shopping Spree: buy the Small Change goal
 # ---------------------------------------------------------------------------
