@@ -31,12 +31,15 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from . import resources
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
+from .native_bots import SEAT_KINDS, greedy_unsupported
+from .native_bots import SOURCE as BOTS_SOURCE
 from .native_search import SOURCE as SEARCH_SOURCE
 from .parser import (
     Attr,
@@ -823,7 +826,7 @@ class _ModuleBuilder(_Emitter):
         keybits = (npiles * (ncards + 1) * 2 + 1).bit_length()
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
-                self._score(), _DRIVER, SEARCH_SOURCE]
+                self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
         tables = []
         for name, kind in sorted(self.deck.attributes.items()):
             if kind == "int":
@@ -1827,10 +1830,10 @@ def leaders(C, N, U, V, O, M):
 
 
 @njit(cache=True)
-def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats, LEAD):
-    """Play to the end choosing uniformly at random among the legal moves, each seat with its own
-    Mersenne Twister state MT[seat] (a Python `random.Random`'s): the moves Python's random bots make.
-    `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
+def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, stats, LEAD):
+    """Play to the end, each seat choosing as its bot (KINDS[seat]: RANDOM_SEAT or GREEDY_SEAT,
+    native_bots.py) with its own Mersenne Twister state MT[seat] (a Python `random.Random`'s): the
+    moves Python's random and greedy bots make. `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
     by one seat), lead changes; LEAD[i] the leaders after move i (LEAD[0]: at the start)."""
     cnt = legal(C, N, U, V, O, M, out)
     if cnt < 0:
@@ -1838,6 +1841,7 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats, LEAD):
     several = M[12] > 1
     last = -1
     held = -1
+    W = greedy_work(C, N, U, V, M, len(out) if np.any(KINDS == GREEDY_SEAT) else 1)
     if several:
         LEAD[0] = leaders(C, N, U, V, O, M)
     while M[0] == 0:
@@ -1846,7 +1850,7 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats, LEAD):
         if cnt > 1:
             stats[2] += 1
         mover = M[10]
-        a = out[randbelow(MT[mover], cnt)]
+        a = choose_action(C, N, U, V, O, M, out, cnt, MT[mover], KINDS[mover], W)
         cnt = step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a)
         if mover != last:
             stats[3] += 1
@@ -2150,24 +2154,39 @@ class Native:
     def limit_reason(self, game: NativeGame) -> str:
         return f"the move limit ({game.M[MAX_MOVES]}) was reached"
 
-    def playout(self, game: NativeGame, seed: int | list[int]) -> tuple[int, int, int, int]:
-        """Play `game` to its end as `bots.RandomBot(seed)` would at every seat (or RandomBot(seed[s])
-        at seat s): the same moves, from the same Mersenne Twister draws. Returns seat 0's final
-        score, the decisions, the legal moves summed over them and the decisions that had a
-        choice (`game.stats` has the turns, lead changes and leaders after every move too).
-        Raises `NativeStop` where compiled code met an error: the Python backend, playing the same
-        game, then says what it is."""
+    def playout(self, game: NativeGame, seed: int | list[int], kinds: str | list[str] = "random") -> \
+            tuple[int, int, int, int]:
+        """Play `game` to its end as `bots.RandomBot(seed)` (or `bots.GreedyBot(seed)`, for `kinds`
+        "greedy") would at every seat, or with `seed` and `kinds` lists, as the bot of kind
+        kinds[s] seeded seed[s] at seat s: the same moves, from the same Mersenne Twister draws.
+        Returns seat 0's final score, the decisions, the legal moves summed over them and the
+        decisions that had a choice (`game.stats` has the turns, lead changes and leaders after
+        every move too). Raises `Unsupported` for greedy seats `greedy_problem` refuses, and
+        `NativeStop` where compiled code met an error: the Python backend, playing the same game,
+        then says what it is."""
         np = self.np
         players = int(game.M[PLAYERS])
         seeds = seed if isinstance(seed, list) else [seed] * players
+        kinds = kinds if isinstance(kinds, list) else [kinds] * players
+        if any(kind not in SEAT_KINDS for kind in kinds):
+            raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
+        if "greedy" in kinds and self.greedy_problem is not None:
+            raise self.greedy_problem
         mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
         stats = np.zeros(5, dtype=np.int64)
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
         lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
-                               game.BK, game.KEY, game.MC, game.TMP, mt, stats, lead))
+                               game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, stats, lead))
         game.stats, game.lead = stats, lead
         return score, int(stats[0]), int(stats[1]), int(stats[2])
+
+    @cached_property
+    def greedy_problem(self) -> Unsupported | None:
+        """Why greedy seats cannot play this ruleset natively (native_bots.greedy_unsupported), or None."""
+        problem: Unsupported | None = greedy_unsupported(self.rules)
+        return problem
 
 
 def native_backend(rules: Any) -> Native:

@@ -1,0 +1,246 @@
+"""The bots of native playouts: compiled code (`SOURCE`, part of every generated module, native.py)
+that chooses a seat's move as `bots.RandomBot` or `bots.GreedyBot` does, from the same Mersenne
+Twister draws, and the check of where the greedy one cannot (`greedy_unsupported`).
+
+`choose_action(C, N, U, V, O, M, out, cnt, MT, kind, W)` is the move of the seat to act (`M[10]`)
+among `out[:cnt]`, for any playout loop: `kind` RANDOM_SEAT or GREEDY_SEAT, `MT` that seat's
+Mersenne Twister (a `random.Random` state: native.Native.playout), `W = greedy_work(C, N, U, V, M,
+len(out))` the arrays the greedy bot works in, made once per playout.
+
+`greedy_choose` is `GreedyBot.choose` on the state arrays: the position copied, the cards the seat
+cannot see dealt anew on the copy (`determinize`: `Game.determinize`), each of the copy's legal moves
+tried on a copy of it (as the solver's search keeps a stack of copies, so no undo), and the moves
+whose gain of the seat's evaluation is the highest drawn among. Which cards a seat sees is the
+compiled `sees` (the blind picks' rule); it leaves out what a seat knows of cards it no longer sees
+(`State.known`), so `greedy_unsupported` refuses rulesets in which a seat can come to know such a
+card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .parser import Node, parse_loop
+
+SEAT_KINDS = ("random", "greedy")  # the bots a native playout plays, by their number in compiled code
+
+SOURCE = '''
+RANDOM_SEAT, GREEDY_SEAT = 0, 1
+
+
+@njit(cache=True)
+def greedy_work(C, N, U, V, M, size):
+    """The arrays greedy_choose works in (made once per playout): the determinized copy and its
+    `size` legal moves at most, a copy of it to try a move on with the scratch arrays a step needs
+    (on a copy no cycle of `end.cycle` is under way, so one step keeps at most two of its positions),
+    and the moves of the best gain."""
+    work = max(NC, 1)
+    return (C.copy(), N.copy(), U.copy(), V.copy(), M.copy(), np.empty(size, dtype=np.int64),
+            C.copy(), N.copy(), U.copy(), V.copy(), M.copy(), np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.int64), np.zeros((2, NC), dtype=np.int64), np.zeros(NC, dtype=np.int64),
+            np.zeros(NC, dtype=np.int64), np.zeros(work, dtype=np.int64), np.zeros(work, dtype=np.int64))
+
+
+@njit(cache=True)
+def copy_position(C, N, U, V, M, C2, N2, U2, V2, M2):
+    """Copy a position into another's arrays (of each pile, only the cards it holds)."""
+    for p in range(len(N)):
+        n = N[p]
+        N2[p] = n
+        C2[p, :n] = C[p, :n]
+    U2[:] = U
+    V2[:] = V
+    M2[:] = M
+
+
+@njit(cache=True)
+def determinize(C, N, U, M, seat, MT):
+    """`Game.determinize` in place: the cards `seat` cannot see, gathered pile by pile, sorted by
+    card id, shuffled as Python's `random.shuffle` with the seat's Mersenne Twister MT and put back
+    in their places, each place keeping the face of the card that lay there; then a new seed for the
+    draws of chance to come (`getrandbits(64)`) and no cycle under way."""
+    piles = np.empty(NC, dtype=np.int64)
+    places = np.empty(NC, dtype=np.int64)
+    faces = np.empty(NC, dtype=np.int64)
+    cards = np.empty(NC, dtype=np.int64)
+    m = 0
+    for p in range(len(N)):
+        for i in range(N[p]):
+            card = C[p, i]
+            if not sees(C, N, U, card, p, seat):
+                piles[m], places[m], faces[m], cards[m] = p, i, U[card], card
+                m += 1
+    hidden = np.sort(cards[:m])
+    mt_shuffle(MT, hidden)
+    for k in range(m):
+        C[piles[k], places[k]] = hidden[k]
+        U[hidden[k]] = faces[k]
+    M[36] = getrandbits64(MT)
+    M[6] = 0
+    M[7] = 0
+    M[8] = 0
+
+
+@njit(cache=True)
+def greedy_choose(C, N, U, V, O, M, MT, W):
+    """`bots.GreedyBot.choose` for the seat to act (M[10]), with its Mersenne Twister MT, in the
+    arrays W (greedy_work): the action of the seat's determinized copy whose gain of the seat's
+    evaluation is the highest, drawn among equals."""
+    TC, TN, TU, TV, TM, TOUT, C2, N2, U2, V2, M2, OUT2, BEST, CK, BK, KEY, MC, TMP = W
+    seat = M[10]
+    copy_position(C, N, U, V, M, TC, TN, TU, TV, TM)
+    determinize(TC, TN, TU, TM, seat, MT)
+    cnt = legal(TC, TN, TU, TV, O, TM, TOUT)
+    if cnt < 0:
+        raise Stop("too many legal moves")
+    before = evaluation(TC, TN, TU, TV, O, TM, seat)
+    found = 0
+    best_gain = 0
+    for i in range(cnt):
+        copy_position(TC, TN, TU, TV, TM, C2, N2, U2, V2, M2)
+        OUT2[:cnt] = TOUT[:cnt]  # the copy's moves, as a step reads them (end.cycle)
+        step(C2, N2, U2, V2, O, M2, OUT2, cnt, CK, BK, KEY, MC, TMP, TOUT[i])
+        gain = sub(evaluation(C2, N2, U2, V2, O, M2, seat), before)
+        if found == 0 or gain > best_gain:
+            found = 0
+            best_gain = gain
+        if gain == best_gain:
+            BEST[found] = TOUT[i]
+            found += 1
+    if found == 0:
+        raise Stop("the determinized copy offers no move")
+    return BEST[randbelow(MT, found)]
+
+
+@njit(cache=True)
+def choose_action(C, N, U, V, O, M, out, cnt, MT, kind, W):
+    """The move of the seat to act (M[10]) among out[:cnt], as bots.RandomBot (kind RANDOM_SEAT) or
+    bots.GreedyBot (GREEDY_SEAT) with the seat's Mersenne Twister MT chooses it. A greedy move is
+    the determinized copy's: one the game does not offer stops, and Python says why (`Game.apply`)."""
+    if kind == RANDOM_SEAT:
+        return out[randbelow(MT, cnt)]
+    a = greedy_choose(C, N, U, V, O, M, MT, W)
+    for i in range(cnt):
+        if out[i] == a:
+            return a
+    raise Stop("the move chosen on the determinized copy is not legal")
+'''
+
+
+def greedy_unsupported(rules: Any) -> Any:
+    """`native.Unsupported` (saying where) if compiled greedy seats cannot play a ruleset exactly:
+    where a seat may come to know a card it cannot see, which `determinize` must then leave in
+    place; else None."""
+    from .native import Unsupported
+
+    path = _first_reveal(rules) if rules.tracks_knowledge else None
+    if path is None:
+        return None
+    return Unsupported("greedy seats where a seat may come to know a card it cannot see", rules.front_end.doc.pos(path))
+
+
+def _first_reveal(rules: Any) -> tuple[Any, ...] | None:
+    """The first effect by which a seat may come to know a card it cannot see: a card leaving a pile
+    only its owner sees for a pile not every seat sees (`State.move_cards`; not `place: random`,
+    which buries it where nobody knows), or `show`. Conservative: a pile named through a variable
+    may be any pile."""
+    front = rules.front_end
+    data = front.data
+    functions = {name: (f.params, f.body) for name, f in front.scope.functions.items()}
+    every_zone = frozenset(rules.zones)
+
+    def zones_of_piles(piles: Any) -> frozenset[str]:
+        return frozenset(rules.pile_zone[p] for p in piles)
+
+    def zones_named(node: Node, bound: dict[str, frozenset[str]], template: Any) -> frozenset[str]:
+        """The zones whose piles an expression may give."""
+        from .native import _names
+
+        names = _names(node, functions)
+        zones = set(names & every_zone)
+        for name in names:
+            if name in bound:
+                zones |= bound[name]
+            elif name in rules.variables:  # a variable holding a pile: any
+                return every_zone
+            elif name in ("src", "dst", "chosen_piles"):
+                if template is None:
+                    return every_zone
+                piles = {"src": template.sources, "dst": template.targets, "chosen_piles": template.select_piles}[name]
+                zones |= zones_of_piles(piles)
+        return frozenset(zones)
+
+    def reveals(src: frozenset[str], dst: frozenset[str]) -> bool:
+        return any(rules.zones[z].visibility == "owner" for z in src) and \
+            any(rules.zones[z].visibility != "all" for z in dst)
+
+    def walk(path: tuple[Any, ...], bound: dict[str, frozenset[str]], template: Any) -> tuple[Any, ...] | None:
+        effects = data
+        for key in path:
+            effects = effects[key]
+        for i, spec in enumerate(effects if isinstance(effects, list) else []):
+            here = path + (i,)
+            if spec == "move" or isinstance(spec, dict) and "move" in spec:
+                options = {} if spec == "move" else spec["move"] or {}
+                if options.get("place") == "random":
+                    continue  # the cards are buried at random at once: where each lies, nobody knows
+                src = zones_named(front.parse(here + ("move", "from")), bound, template) if "from" in options else \
+                    zones_of_piles(template.sources) if template is not None else every_zone
+                dst = zones_named(front.parse(here + ("move", "to")), bound, template) if "to" in options else \
+                    zones_of_piles(template.targets) if template is not None else every_zone
+                if reveals(src, dst):
+                    return here
+                continue
+            if not isinstance(spec, dict):
+                continue
+            kind = "if" if "if" in spec else next(iter(spec))
+            if kind == "show":
+                return here
+            if kind == "move_chosen":
+                options = spec["move_chosen"] or {}
+                dst = zones_named(front.parse(here + ("move_chosen", "to")), bound, template) if "to" in options \
+                    else zones_of_piles(template.targets) if template is not None else every_zone
+                if reveals(zones_of_piles(template.select_piles) if template is not None else every_zone, dst):
+                    return here
+            elif kind == "deal":
+                src = zones_named(front.parse(here + ("deal", "from")), bound, template)
+                if reveals(src, frozenset([spec["deal"]["to"]])):
+                    return here
+            elif kind == "if":
+                found = walk(here + ("then",), bound, template) or \
+                    (walk(here + ("else",), bound, template) if "else" in spec else None)
+                if found:
+                    return found
+            elif kind == "for":
+                found = walk(here + ("do",), loop_bound(here + ("for",), bound, template), template)
+                if found:
+                    return found
+        return None
+
+    def loop_bound(path: tuple[Any, ...], bound: dict[str, frozenset[str]], template: Any) -> dict[str, frozenset[str]]:
+        value: Any = data
+        for key in path:
+            value = value[key]
+        loop = parse_loop(str(value))
+        zones = zones_named(loop.iterable, bound, template)
+        return {**bound, **{name: zones for name in loop.names}}
+
+    for name, spec in data.get("moves", {}).items():
+        template = rules.moves_by_name[name]
+        if "do" in spec:
+            found = walk(("moves", name, "do"), {}, template)
+        else:  # the move itself: its cards from a source to a destination
+            found = ("moves", name) if reveals(zones_of_piles(template.sources), zones_of_piles(template.targets)) \
+                else None
+        if found:
+            return found
+    for i, spec in enumerate(data.get("triggers", [])):
+        bound = loop_bound(("triggers", i, "for"), {}, None) if "for" in spec else {}
+        found = walk(("triggers", i, "do"), bound, None)
+        if found:
+            return found
+    for path in (("setup",), ("on_end",)):
+        found = walk(path, {}, None) if path[0] in data else None
+        if found:
+            return found
+    return None
