@@ -1830,10 +1830,11 @@ def leaders(C, N, U, V, O, M):
 
 
 @njit(cache=True)
-def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, stats, LEAD):
+def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, W, stats, LEAD):
     """Play to the end, each seat choosing as its bot (KINDS[seat]: RANDOM_SEAT or GREEDY_SEAT,
-    native_bots.py) with its own Mersenne Twister state MT[seat] (a Python `random.Random`'s): the
-    moves Python's random and greedy bots make. `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
+    native_bots.py; W: greedy_work's arrays, None where no seat is greedy) with its own Mersenne
+    Twister state MT[seat] (a Python `random.Random`'s): the moves Python's random and greedy bots
+    make. `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
     by one seat), lead changes; LEAD[i] the leaders after move i (LEAD[0]: at the start)."""
     cnt = legal(C, N, U, V, O, M, out)
     if cnt < 0:
@@ -1841,7 +1842,6 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, stats, LEAD)
     several = M[12] > 1
     last = -1
     held = -1
-    W = greedy_work(C, N, U, V, M, len(out) if np.any(KINDS == GREEDY_SEAT) else 1)
     if several:
         LEAD[0] = leaders(C, N, U, V, O, M)
     while M[0] == 0:
@@ -2174,11 +2174,14 @@ class Native:
             raise self.greedy_problem
         mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
         seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
+        # (without greedy seats, None: the greedy bot's code is left out of what compiles)
+        work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, len(game.out)) \
+            if "greedy" in kinds else None
         stats = np.zeros(5, dtype=np.int64)
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
         lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
-                               game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, stats, lead))
+                               game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
         game.stats, game.lead = stats, lead
         return score, int(stats[0]), int(stats[1]), int(stats[2])
 

@@ -5,7 +5,9 @@ Twister draws, and the check of where the greedy one cannot (`greedy_unsupported
 `choose_action(C, N, U, V, O, M, out, cnt, MT, kind, W)` is the move of the seat to act (`M[10]`)
 among `out[:cnt]`, for any playout loop: `kind` RANDOM_SEAT or GREEDY_SEAT, `MT` that seat's
 Mersenne Twister (a `random.Random` state: native.Native.playout), `W = greedy_work(C, N, U, V, M,
-len(out))` the arrays the greedy bot works in, made once per playout.
+len(out))` the arrays the greedy bot works in, made once per playout, or None where no seat is
+greedy: Numba then leaves the greedy bot out of what it compiles (a branch on `W is None` is
+decided by the argument's type), which spares random playouts some 4 CPU-seconds of compiling.
 
 `greedy_choose` is `GreedyBot.choose` on the state arrays: the position copied, the cards the seat
 cannot see dealt anew on the copy (`determinize`: `Game.determinize`), each of the copy's legal moves
@@ -117,6 +119,8 @@ def choose_action(C, N, U, V, O, M, out, cnt, MT, kind, W):
     """The move of the seat to act (M[10]) among out[:cnt], as bots.RandomBot (kind RANDOM_SEAT) or
     bots.GreedyBot (GREEDY_SEAT) with the seat's Mersenne Twister MT chooses it. A greedy move is
     the determinized copy's: one the game does not offer stops, and Python says why (`Game.apply`)."""
+    if W is None:  # no greedy seat (decided when compiled)
+        return out[randbelow(MT, cnt)]
     if kind == RANDOM_SEAT:
         return out[randbelow(MT, cnt)]
     a = greedy_choose(C, N, U, V, O, M, MT, W)
