@@ -2188,8 +2188,7 @@ class Native:
     @cached_property
     def greedy_problem(self) -> Unsupported | None:
         """Why greedy seats cannot play this ruleset natively (native_bots.greedy_unsupported), or None."""
-        problem: Unsupported | None = greedy_unsupported(self.rules)
-        return problem
+        return greedy_unsupported(self.rules)
 
 
 def native_backend(rules: Any) -> Native:

@@ -20,9 +20,12 @@ card.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .parser import Node, parse_loop
+
+if TYPE_CHECKING:
+    from .native import Unsupported
 
 SEAT_KINDS = ("random", "greedy")  # the bots a native playout plays, by their number in compiled code
 
@@ -131,7 +134,7 @@ def choose_action(C, N, U, V, O, M, out, cnt, MT, kind, W):
 '''
 
 
-def greedy_unsupported(rules: Any) -> Any:
+def greedy_unsupported(rules: Any) -> Unsupported | None:
     """`native.Unsupported` (saying where) if compiled greedy seats cannot play a ruleset exactly:
     where a seat may come to know a card it cannot see, which `determinize` must then leave in
     place; else None."""
