@@ -1,6 +1,6 @@
 """Issue 13's scoreboard: the speed of cardrules against a hand-written engine, side by side.
 
-    python benchmarks/speed.py [--games 200] [--quick] [--only PART] [--baseline REV | none]
+    python benchmarks/speed.py [--games 200] [--greedy-games 40] [--quick] [--only PART] [--baseline REV | none]
 
 Everything is measured in this one process (or its child processes, for commands), in CPU
 seconds, so the ratios hold on a shared machine:
@@ -10,6 +10,8 @@ seconds, so the ratios hold on a shared machine:
   without the `open_spiel` package), the hand-written Python reference
   (benchmarks/reference_klondike.py), and cardrules' Python and native backends on `klondike`;
 - games per second of `cardrules simulate klondike -n 2000` on 1 and 2 jobs (both engines);
+- greedy Klondike games per CPU-second: the Python `GreedyBot` against native greedy playouts
+  (the same games, checked move count and score);
 - the solver's positions per CPU-second, against today's Python search and against the search
   as it was when the goal was set (`--baseline REV`, default the commit issue 13 measured: the
   package of that commit, taken from git into a temporary folder, is imported in this process
@@ -201,6 +203,46 @@ def playouts(games: int) -> None:
     print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
 
 
+def greedy(games: int) -> None:
+    """Greedy Klondike games per CPU-second, dealing each game in Python included: the Python
+    engine (`bots.GreedyBot` at the seat, as `simulate` plays) and native greedy playouts (ten
+    times the games), which must end the first `games` games as Python does."""
+    from cardrules import load_ruleset
+    from cardrules.bots import GreedyBot
+    from cardrules.native import Unsupported
+    from cardrules.native import native_backend as backend_of
+
+    rules = load_ruleset("klondike")
+    print(f"Greedy Klondike games, {games} games (native: {games * 10}), per CPU-second:")
+    ends, moves, start = [], 0, time.process_time()
+    for seed in range(games):
+        game = rules.new_game(seed=seed)
+        bot = GreedyBot(seed)
+        while not game.is_over:
+            game.apply(bot.choose(game))
+        ends.append((len(game.history), game.scores()[0]))
+        moves += len(game.history)
+    seconds = time.process_time() - start
+    python = games / seconds
+    print(f"  Python engine  {python:>10,.1f} games  {moves / seconds:>10,.0f} moves")
+    try:
+        native = backend_of(rules)
+        native.playout(native.start(rules.new_game(seed=0)), 0, "greedy")  # compiled (or loaded) before the clock
+    except Unsupported as exc:
+        print(f"  native backend: {exc}")
+        return
+    moves, start = 0, time.process_time()
+    for seed in range(games * 10):
+        position = native.start(rules.new_game(seed=seed))
+        score = native.playout(position, seed, "greedy")[0]
+        if seed < games and (position.moves, score) != ends[seed]:
+            raise SystemExit(f"native greedy game {seed} ended otherwise: {(position.moves, score)} against {ends[seed]}")
+        moves += position.moves
+    seconds = time.process_time() - start
+    print(f"  native engine  {games * 10 / seconds:>10,.1f} games  {moves / seconds:>10,.0f} moves: "
+          f"{games * 10 / seconds / python:.1f}x the Python engine's games")
+
+
 def simulate_scaling() -> None:
     print("simulate klondike -n 2000, games per second:")
     one, two = simulate(2000, 1, "python"), simulate(2000, 2, "python")
@@ -243,13 +285,15 @@ def startup() -> None:
               f"{run_command(*cardrules, 'validate', 'klondike'):.2f} s CPU (goal <= 0.3)")
 
 
-PARTS = ("playouts", "simulate", "solver", "startup")
+PARTS = ("playouts", "greedy", "simulate", "solver", "startup")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="random games per engine (default 200)")
-    parser.add_argument("--quick", action="store_true", help="fewer games, no simulate or solver runs")
+    parser.add_argument("--greedy-games", type=int, default=40, help="greedy games for the Python engine "
+                        "(default 40; native: ten times as many)")
+    parser.add_argument("--quick", action="store_true", help="fewer games, no greedy, simulate or solver runs")
     parser.add_argument("--only", choices=PARTS, action="append", help="run only this part (repeatable)")
     parser.add_argument("--baseline", default=BASELINE, help="the commit whose solver the goal was set against "
                         f"(default {BASELINE}; 'none' to leave it out)")
@@ -257,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     parts = args.only or (["playouts", "startup"] if args.quick else list(PARTS))
     if "playouts" in parts:
         playouts(20 if args.quick else args.games)
+    if "greedy" in parts:
+        greedy(args.greedy_games)
     if "simulate" in parts:
         simulate_scaling()
     if "solver" in parts:

@@ -276,8 +276,7 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
                                    "ismcts), parameters after a colon: --seat 2=ismcts:iterations=100, and "
-                                   "speed=N where every seat plays at once. Seats not given are greedy (random with "
-                                   "--engine native, which plays random seats only)."),
+                                   "speed=N where every seat plays at once. Seats not given are greedy."),
     option: List[str] = _ruleset_option(),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (Ray: CPUs of the local Ray); 1 plays here."),
@@ -285,7 +284,7 @@ def simulate(
     address: Optional[str] = typer.Option(None, "--address", help="With --backend ray: the Ray cluster to use "
                                           "(default: a local Ray started for the run)."),
     engine: str = typer.Option("python", "--engine", help="python, or native: the ruleset compiled with Numba "
-                               "(the native extra) plays random seats, the same games many times faster; where it "
+                               "(the native extra) plays random and greedy seats, the same games many times faster; where it "
                                "cannot, one line says why and Python plays."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the summary as JSON to this file."),
     csv_file: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per game to this file."),

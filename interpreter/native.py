@@ -38,6 +38,8 @@ from typing import Any
 from . import resources
 from .errors import CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
+from .native_bots import SEAT_KINDS
+from .native_bots import SOURCE as BOTS_SOURCE
 from .native_search import SOURCE as SEARCH_SOURCE
 from .native_simultaneous import SOURCE as SIMULTANEOUS_SOURCE
 from .parser import (
@@ -953,7 +955,7 @@ class _ModuleBuilder(_Emitter):
         if rules.tracks_knowledge:
             lines.append(_KNOWLEDGE)
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
-                self._score(), _DRIVER, SEARCH_SOURCE]
+                self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
         if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
             body.append(SIMULTANEOUS_SOURCE)
         tables = []
@@ -2066,10 +2068,11 @@ def leaders(C, N, U, V, O, M):
 
 
 @njit(cache=True)
-def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats, LEAD):
-    """Play to the end choosing uniformly at random among the legal moves, each seat with its own
-    Mersenne Twister state MT[seat] (a Python `random.Random`'s): the moves Python's random bots make.
-    `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
+def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, W, stats, LEAD):
+    """Play to the end, each seat choosing as its bot (KINDS[seat]: RANDOM_SEAT or GREEDY_SEAT,
+    native_bots.py; W: greedy_work's arrays, None where no seat is greedy) with its own Mersenne
+    Twister state MT[seat] (a Python `random.Random`'s): the moves Python's random and greedy bots
+    make. `stats`: decisions, legal moves summed over them, decisions with a choice, turns (runs of moves
     by one seat), lead changes; LEAD[i] the leaders after move i (LEAD[0]: at the start)."""
     cnt = legal(C, N, U, V, O, M, out)
     if cnt < 0:
@@ -2085,7 +2088,7 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, stats, LEAD):
         if cnt > 1:
             stats[2] += 1
         mover = M[10]
-        a = out[randbelow(MT[mover], cnt)]
+        a = choose_action(C, N, U, V, O, M, out, cnt, MT[mover], KINDS[mover], W)
         cnt = step(C, N, U, V, O, M, out, cnt, CK, BK, KEY, MC, TMP, a)
         if mover != last:
             stats[3] += 1
@@ -2445,50 +2448,65 @@ class Native:
     def limit_reason(self, game: NativeGame) -> str:
         return f"the move limit ({game.M[MAX_MOVES]}) was reached"
 
-    def playout(self, game: NativeGame, seed: int | list[int]) -> tuple[int, int, int, int]:
-        """Play `game` to its end as `bots.RandomBot(seed)` would at every seat (or RandomBot(seed[s])
-        at seat s): the same moves, from the same Mersenne Twister draws. Returns seat 0's final
-        score, the decisions, the legal moves summed over them and the decisions that had a
-        choice (`game.stats` has the turns, lead changes and leaders after every move too).
-        Raises `NativeStop` where compiled code met an error: the Python backend, playing the same
-        game, then says what it is."""
+    def playout(self, game: NativeGame, seed: int | list[int], kinds: str | list[str] = "random") -> \
+            tuple[int, int, int, int]:
+        """Play `game` to its end as `bots.RandomBot(seed)` (or `bots.GreedyBot(seed)`, for `kinds`
+        "greedy") would at every seat, or with `seed` and `kinds` lists, as the bot of kind
+        kinds[s] seeded seed[s] at seat s: the same moves, from the same Mersenne Twister draws.
+        Returns seat 0's final score, the decisions, the legal moves summed over them and the
+        decisions that had a choice (`game.stats` has the turns, lead changes and leaders after
+        every move too). Raises `NativeStop` where compiled code met an error: the Python backend, playing the same game,
+        then says what it is."""
         if self.rules.simultaneous:
             raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
         np = self.np
         players = int(game.M[PLAYERS])
         seeds = seed if isinstance(seed, list) else [seed] * players
         mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        seat_kinds, work = self._seat_kinds(game, kinds)
         stats = np.zeros(5, dtype=np.int64)
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
         lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
-                               game.BK, game.KEY, game.MC, game.TMP, mt, stats, lead))
+                               game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
         game.stats, game.lead = stats, lead
         return score, int(stats[0]), int(stats[1]), int(stats[2])
 
     def scheduled_playout(self, game: NativeGame, seeds: list[int], clock_seed: int, speeds: list[float],
-                          jitter: float) -> tuple[int, int, int, int]:
+                          jitter: float, kinds: str | list[str] = "random") -> tuple[int, int, int, int]:
         """Play `game`, where every seat plays at once, to its end as `simulate.play_game` does with a
-        `scheduler.Scheduler(game, bots, clock_seed, speeds)` and a `bots.RandomBot(seeds[s])` at each
-        seat s: the same moves landed and refused, in the same order of time. Returns the decisions,
-        the legal moves summed over them, the decisions that had a choice and the moves refused
-        (`game.stats` has the moves landed and lead changes too, `game.lead` the leaders after every
-        move). Raises `NativeStop` where compiled code met an error, as `playout`."""
+        `scheduler.Scheduler(game, bots, clock_seed, speeds)` and at each seat s a bot of kind
+        kinds[s] (random or greedy) seeded seeds[s]: the same moves landed and refused, in the same
+        order of time. Returns the decisions, the legal moves summed over them, the decisions that
+        had a choice and the moves refused (`game.stats` has the moves landed and lead changes too,
+        `game.lead` the leaders after every move). Raises as `playout`."""
         np = self.np
         players = int(game.M[PLAYERS])
         mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
         clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(players)], dtype=np.int64)
-        kinds = np.zeros(players, dtype=np.int64)  # every seat a random bot
+        seat_kinds, work = self._seat_kinds(game, kinds)
         stats = np.zeros(6, dtype=np.int64)
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
         lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         game._call("scheduled_playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK, game.BK,
-                   game.KEY, game.MC, game.TMP, mt, clock, kinds, np.array(speeds, dtype=np.float64), float(jitter),
-                   stats, lead)
+                   game.KEY, game.MC, game.TMP, mt, clock, seat_kinds, work, np.array(speeds, dtype=np.float64),
+                   float(jitter), stats, lead)
         game.cnt = 0 if game.M[OVER] else game._call("seat_legal", game.C, game.N, game.U, game.V, game.O, game.M,
                                                      game.out, int(game.M[CURRENT]))
         game.stats, game.lead = stats, lead
         return int(stats[0]), int(stats[1]), int(stats[2]), int(stats[5])
+
+    def _seat_kinds(self, game: NativeGame, kinds: str | list[str]) -> tuple[Any, Any]:
+        """The bot of each seat as compiled code numbers it, and the arrays the greedy bot works in
+        (None without greedy seats: then the greedy bot's code is left out of what compiles)."""
+        players = int(game.M[PLAYERS])
+        kinds = kinds if isinstance(kinds, list) else [kinds] * players
+        if any(kind not in SEAT_KINDS for kind in kinds):
+            raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
+        seat_kinds = self.np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=self.np.int64)
+        work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, len(game.out)) \
+            if "greedy" in kinds else None
+        return seat_kinds, work
 
 
 def native_backend(rules: Any) -> Native:

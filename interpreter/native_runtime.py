@@ -350,3 +350,19 @@ def bury_top(C, N, M, pile, n):
         C[pile, i + n] = C[pile, i]
     for i in range(n):
         C[pile, at + i] = packet[i]
+
+
+@njit(cache=True)
+def getrandbits64(MT):
+    """Python's `random.Random.getrandbits(64)` (two words, the first the low one), as the signed
+    64-bit integer compiled code keeps a seed in."""
+    low = mt_word(MT)
+    return low | (mt_word(MT) << 32)
+
+
+@njit(cache=True)
+def mt_shuffle(MT, xs):
+    """Shuffle xs in place exactly as Python's `random.Random.shuffle` does (3.11)."""
+    for i in range(len(xs) - 1, 0, -1):
+        j = randbelow(MT, i + 1)
+        xs[i], xs[j] = xs[j], xs[i]

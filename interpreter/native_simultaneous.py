@@ -7,8 +7,8 @@ the loop of `scheduler.Scheduler` as `simulate.play_game` runs it: every seat de
 clock, its move lands after its reaction time (1 / speed, times `uniform(1 - jitter, 1 + jitter)`
 from the seat's clock generator, Python's `random.Random(f"{seed}/{seat}")`), the earliest landing
 first (by time, then by the order of the decisions), and a move another seat's has made illegal
-is refused. A bot's choice is one call (`choose_action`), so that other kinds of bot can be
-plugged in; kind 0 is `bots.RandomBot`.
+is refused. A bot's choice is one call (`choose_action`, native_bots.py: `bots.RandomBot` or
+`bots.GreedyBot`).
 """
 
 SOURCE = '''
@@ -44,18 +44,6 @@ def seat_legal(C, N, U, V, O, M, out, seat):
     return cnt
 
 
-RANDOM_BOT = 0
-
-
-@njit(cache=True)
-def choose_action(C, N, U, V, O, M, out, cnt, MT, kind):
-    """The move a bot of `kind` at the seat to act chooses among out[:cnt] (cnt > 0), drawing on
-    its own generator MT: RANDOM_BOT picks as bots.RandomBot does."""
-    if kind != RANDOM_BOT:
-        raise Stop("a kind of bot compiled code does not play")
-    return out[randbelow(MT, cnt)]
-
-
 @njit(cache=True)
 def land(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, seat, a):
     """Seat `seat` makes the move `a` it chose earlier: played and settled if it is still one of
@@ -79,9 +67,11 @@ def reaction(CLOCK, speed, jitter):
 
 
 @njit(cache=True)
-def scheduled_playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, CLOCK, KINDS, SPEED, jitter, stats, LEAD):
+def scheduled_playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, CLOCK, KINDS, W, SPEED, jitter, stats,
+                      LEAD):
     """Play to the end as simulate.play_game does with a Scheduler: seat s's bot of kind KINDS[s]
-    with generator MT[s], its clock CLOCK[s], its speed SPEED[s]. `stats`: decisions, legal moves
+    with generator MT[s] (`choose_action`, native_bots.py; W the greedy bot's arrays, or None), its
+    clock CLOCK[s], its speed SPEED[s]. `stats`: decisions, legal moves
     summed over them, decisions with a choice, moves landed, lead changes, moves refused;
     LEAD[i] the leaders after move i (LEAD[0]: at the start)."""
     n = M[12]
@@ -104,7 +94,7 @@ def scheduled_playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, CLOCK, KI
             stats[1] += cnt
             if cnt > 1:
                 stats[2] += 1
-            PENDING[seat] = choose_action(C, N, U, V, O, M, out, cnt, MT[seat], KINDS[seat])
+            PENDING[seat] = choose_action(C, N, U, V, O, M, out, cnt, MT[seat], KINDS[seat], W)
         order += 1
         T[seat] = now + reaction(CLOCK[seat], SPEED[seat], jitter)
         ORDER[seat] = order

@@ -84,7 +84,7 @@ class Plan:
     simultaneous: bool = False
     stamp: str = ""                            # the ruleset file's version: a worker's cached copy must match
     search_path: tuple[str, ...] = ()          # more folders the ruleset may read (`--path`)
-    engine: str = "python"                     # or "native": the compiled backend plays (random seats)
+    engine: str = "python"                     # or "native": the compiled backend plays (random and greedy seats)
     score_order: str = "higher"                # which scores are better (the ruleset's `score_order`)
     teams: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each team's name and seats (`teams`)
 
@@ -266,10 +266,10 @@ def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
 
 
 def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
-    """Game `index` played by the native backend: random seats, the same moves as `play_game`'s
-    random bots make (the same random draws; where every seat plays at once, on the same clock).
-    Where compiled code stops at an error, the Python backend plays the game instead, and reports
-    the error as it always does."""
+    """Game `index` played by the native backend: the same moves as `play_game`'s random and greedy
+    bots make (the same random draws; where every seat plays at once, on the same clock). Where
+    compiled code stops at an error, the Python backend plays the game instead, and reports the
+    error as it always does."""
     from .native import NativeStop, native_backend
 
     seed = plan.game_seed(index)
@@ -279,11 +279,12 @@ def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
     try:
         position = native.start(game)
         seeds = [seat_seed(seed, s) for s in range(game.players)]
+        kinds = [spec.kind for spec in plan.seats]
         if plan.simultaneous:  # the Scheduler's clock, seeded with the game's seed
             decisions, options, choices, refused = native.scheduled_playout(
-                position, seeds, seed, [spec.speed for spec in plan.seats], DEFAULT_JITTER)
+                position, seeds, seed, [spec.speed for spec in plan.seats], DEFAULT_JITTER, kinds)
         else:
-            _, decisions, options, choices = native.playout(position, seeds)
+            _, decisions, options, choices = native.playout(position, seeds, kinds)
         scores = tuple(position.score(p) for p in range(game.players))
         winners = position.winners()
     except NativeStop:
@@ -312,8 +313,8 @@ def choose_engine(rules: Ruleset, engine: str, seats: Sequence[SeatSpec], note: 
         return engine
     from .native import Unsupported, native_backend
 
-    if any(spec.kind != "random" or spec.bot_params for spec in seats):
-        note("native engine: it plays random seats only; playing with the Python engine")
+    if any(spec.kind not in ("random", "greedy") or spec.bot_params for spec in seats):
+        note("native engine: it plays random and greedy seats without parameters only; playing with the Python engine")
         return "python"
     try:
         native_backend(rules)
@@ -771,8 +772,8 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
                      err_console: Console | None = None, show_progress: bool = True,
                      search_path: Sequence[str] = (), engine: str = "python", default_seat: str | None = None) -> int:
     """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
-    Seats not given play `default_seat`, by default greedy bots, which can win (random ones with
-    the native engine, which plays random seats only). The progress bar and errors go to `err_console` (standard error). Returns
+    Seats not given play `default_seat`, by default greedy bots, which can win. The progress bar
+    and errors go to `err_console` (standard error). Returns
     the exit code: 0, 1 for an error of the ruleset, a game or a file, 2 for a bad argument."""
     console = console if console is not None else Console(highlight=False)
     err_console = err_console if err_console is not None else Console(stderr=True, highlight=False)
@@ -782,7 +783,7 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
         run = simulate_games(ruleset, games, players, seat, option, seed, jobs, backend, address,
                              err_console if show_progress else None, search_path, engine,
                              lambda line: err_console.print(Text(printable(line)), soft_wrap=True),
-                             default_seat or ("random" if engine == "native" else "greedy"))
+                             default_seat or "greedy")
         for part in render_summary(run.summary):
             console.print(part)
             console.print()

@@ -10,11 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from cardrules import load_ruleset, native
 from cardrules.errors import RulesetRuntimeError
 from cardrules.native import Unsupported, native_backend
-from cardrules.simulate import simulate_games
+from cardrules.simulate import prepare, simulate_games
 from conftest import RULESETS
 from test_klondike_rules import ah_deal, dead_deal, won_deal
 
@@ -310,6 +311,14 @@ def test_simulate_nerts_natively_lands_and_refuses_the_moves_the_python_schedule
     assert sum(r.refused for r in python.records) > 0  # moves made illegal by another seat's first
 
 
+def test_simulate_nerts_with_greedy_seats_natively_lands_and_refuses_the_moves_the_python_scheduler_does() -> None:
+    seats = ["1=greedy", "2=random", "3=greedy"]  # the greedy bot decides on the clock too
+    python = simulate_games("nerts", 2, players=3, seats=seats, seed=5)
+    compiled = simulate_games("nerts", 2, players=3, seats=seats, seed=5, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.records == python.records and compiled.summary == python.summary
+
+
 def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once() -> None:
     seats = ["1=random:speed=3", "2=random:speed=0.5"]
     python = simulate_games("nerts", 3, seats=seats, seed=2)
@@ -328,11 +337,25 @@ def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lac
     assert re.search(r"klondike-repeats\.yaml:\d+:\d+: end\.repeat", lines[0])
 
 
-def test_native_engine_falls_back_with_one_line_for_bots_other_than_random() -> None:
+def test_native_engine_falls_back_with_one_line_for_bots_other_than_random_and_greedy() -> None:
     lines: list[str] = []
-    run = simulate_games("klondike", 2, seats=["1=greedy"], engine="native", note=lines.append)
-    assert run.plan.engine == "python"
-    assert lines == ["native engine: it plays random seats only; playing with the Python engine"]
+    plan = prepare("klondike", 2, seats=["1=montecarlo"], engine="native", note=lines.append)
+    assert plan.engine == "python"
+    assert lines == [("native engine: it plays random and greedy seats without parameters only; playing with the "
+                      "Python engine")]
+
+
+@pytest.mark.parametrize("name", ["pass-cards", "peek"])
+def test_native_greedy_seats_keep_what_seats_know_of_cards_they_cannot_see(name: str) -> None:
+    # A card passed face down stays known to the seat that held it (pass-cards), a card shown to a
+    # seat is known to it (peek): the compiled determinize leaves such cards known, and their
+    # places' knowledge with the places, as Game.determinize does.
+    ruleset = str(Path(__file__).parent / "fixtures" / "hidden" / f"{name}.yaml")
+    python = simulate_games(ruleset, 4, players=3, seats=["1=greedy", "2=greedy", "3=random"], seed=3)
+    compiled = simulate_games(ruleset, 4, players=3, seats=["1=greedy", "2=greedy", "3=random"], seed=3,
+                              engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.records == python.records and compiled.summary == python.summary
 
 
 def test_without_numba_the_native_backend_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -350,3 +373,88 @@ def test_a_rule_that_fails_in_compiled_code_is_reported_by_the_python_backend_at
     with pytest.raises(RulesetRuntimeError) as caught:
         simulate_games(ruleset, 1, engine="native")
     assert caught.value.pos is not None and caught.value.pos.line == 19  # the score's line
+
+
+def _position_of(game: Any) -> tuple[Any, ...]:
+    S = game.state
+    return [list(p) for p in S.piles], list(S.up), game.scores(), game.outcome, S.current
+
+
+def _native_position_of(position: Any) -> tuple[Any, ...]:
+    return (position.piles(), position.faces(), [position.score(p) for p in range(int(position.M[12]))],
+            position.outcome, position.current_player)
+
+
+@pytest.mark.parametrize(("name", "players"), [("klondike", 1), ("ten-bucks", 2), ("ten-bucks", 5), ("spades", 4),
+                                               ("cascades", 1)])
+def test_native_greedy_choices_are_the_python_greedy_bots_move_for_move(name: str, players: int) -> None:
+    """The compiled GreedyBot.choose (native_bots.choose_action) at every decision of a game, against
+    the Python bot: face-down cards (Klondike) and hidden hands (Ten Bucks, Spades) dealt anew with
+    the seat's generator, each move tried on a copy; then a whole native greedy playout."""
+    from cardrules.bots import GreedyBot
+
+    rules = load_ruleset(name)
+    backend = native_backend(rules)
+    module = backend.module
+    for seed in range(2):
+        seeds = [seed * 100 + s for s in range(players)]
+        game = rules.new_game(seed=seed, players=players, max_moves=300)
+        position = backend.start(game)
+        bots = [GreedyBot(s) for s in seeds]
+        states = [np.array(random.Random(s).getstate()[1], dtype=np.int64) for s in seeds]
+        work = module.greedy_work(position.C, position.N, position.U, position.V, position.M, len(position.out))
+        while not game.is_over:
+            seat = game.current_player
+            move = bots[seat].choose(game)
+            code = module.choose_action(position.C, position.N, position.U, position.V, position.O, position.M,
+                                        position.out, position.cnt, states[seat], module.GREEDY_SEAT, work)
+            assert code == backend.code(move), f"seed {seed}, move {len(game.history)}"
+            game.apply(move)
+            position.apply_code(code)
+        assert all((state == np.array(bot.rng.getstate()[1])).all() for state, bot in zip(states, bots))
+        assert _native_position_of(position) == _position_of(game)
+        played = backend.start(rules.new_game(seed=seed, players=players, max_moves=300))
+        _, decisions, _, _ = backend.playout(played, seeds, "greedy")
+        assert decisions == len(game.history) and _native_position_of(played) == _position_of(game)
+
+
+@pytest.mark.parametrize(("name", "players"), [("klondike", 1), ("ten-bucks", 5), ("spades", 4)])
+def test_native_determinize_deals_the_hidden_cards_as_game_determinize(name: str, players: int) -> None:
+    """The same places, cards, faces and chance seed as `Game.determinize`, and the same draws."""
+    rules = load_ruleset(name)
+    backend = native_backend(rules)
+    game = rules.new_game(seed=4, players=players)
+    position = backend.start(game)
+    rng = random.Random(4)
+    for step in range(12):
+        seat = game.current_player
+        C, N, U, M = position.C.copy(), position.N.copy(), position.U.copy(), position.M.copy()
+        mt = np.array(random.Random(step).getstate()[1], dtype=np.int64)
+        backend.module.determinize(C, N, U, M, seat, mt)
+        bot_rng = random.Random(step)
+        trial = game.determinize(seat, bot_rng)
+        assert [[int(c) for c in C[p, :N[p]]] for p in range(len(N))] == [list(p) for p in trial.state.piles]
+        cards = len(rules.deck)
+        assert [int(u) for u in U[:cards]] == list(trial.state.up)
+        assert trial.state.known is None or [int(k) for k in U[cards + 1:]] == trial.state.known
+        assert int(M[native.CHANCE]) % 2 ** 64 == trial.state.chance
+        assert (mt == np.array(bot_rng.getstate()[1], dtype=np.int64)).all()
+        move = rng.choice(game.legal_moves())
+        game.apply(move)
+        position.apply_code(backend.code(move))
+
+
+def test_simulate_with_native_greedy_seats_gives_the_python_engines_records_and_summary() -> None:
+    python = simulate_games("klondike", 6, seats=["1=greedy"], seed=2)
+    compiled = simulate_games("klondike", 6, seats=["1=greedy"], seed=2, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.records == python.records and compiled.summary == python.summary
+
+
+def test_simulate_a_mixed_random_and_greedy_seating_natively_gives_the_python_engines_records() -> None:
+    seats = ["1=greedy", "2=random", "3=greedy"]
+    python = simulate_games("ten-bucks", 12, players=3, seats=seats, seed=7)
+    compiled = simulate_games("ten-bucks", 12, players=3, seats=seats, seed=7, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.records == python.records and compiled.summary == python.summary
+    assert {record.winners for record in python.records} != {(1,)}  # the greedy seats win games too
