@@ -2068,6 +2068,22 @@ def leaders(C, N, U, V, O, M):
 
 
 @njit(cache=True)
+def track_leaders(C, N, U, V, O, M, LEAD, stats, held):
+    """After a move: the leaders kept in LEAD[moves made], and where one seat leads and another
+    led alone before, a lead change counted (stats[4]); returns the leader held now (a bit mask)."""
+    mask = leaders(C, N, U, V, O, M)
+    if M[3] < len(LEAD):
+        LEAD[M[3]] = mask
+    else:
+        raise Stop("a game longer than the leaders kept")
+    if mask & (mask - 1) == 0:  # one leader: a change if another led before
+        if held >= 0 and mask != held:
+            stats[4] += 1
+        held = mask
+    return held
+
+
+@njit(cache=True)
 def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, W, stats, LEAD):
     """Play to the end, each seat choosing as its bot (KINDS[seat]: RANDOM_SEAT or GREEDY_SEAT,
     native_bots.py; W: greedy_work's arrays, None where no seat is greedy) with its own Mersenne
@@ -2094,15 +2110,7 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, W, stats, LE
             stats[3] += 1
         last = mover
         if several:
-            mask = leaders(C, N, U, V, O, M)
-            if M[3] < len(LEAD):
-                LEAD[M[3]] = mask
-            else:
-                raise Stop("a game longer than the leaders kept")
-            if mask & (mask - 1) == 0:  # one leader: a change if another led before
-                if held >= 0 and mask != held:
-                    stats[4] += 1
-                held = mask
+            held = track_leaders(C, N, U, V, O, M, LEAD, stats, held)
     return score(C, N, U, V, O, M, 0)
 '''
 

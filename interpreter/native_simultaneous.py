@@ -113,15 +113,7 @@ def scheduled_playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, CLOCK, KI
             if land(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, seat, PENDING[seat]):
                 stats[3] += 1
                 if several:
-                    mask = leaders(C, N, U, V, O, M)
-                    if M[3] < len(LEAD):
-                        LEAD[M[3]] = mask
-                    else:
-                        raise Stop("a game longer than the leaders kept")
-                    if mask & (mask - 1) == 0:  # one leader: a change if another led before
-                        if held >= 0 and mask != held:
-                            stats[4] += 1
-                        held = mask
+                    held = track_leaders(C, N, U, V, O, M, LEAD, stats, held)
             else:
                 stats[5] += 1
         if M[0] != 0:
