@@ -2463,18 +2463,13 @@ class Native:
         kinds[s] seeded seed[s] at seat s: the same moves, from the same Mersenne Twister draws.
         Returns seat 0's final score, the decisions, the legal moves summed over them and the
         decisions that had a choice (`game.stats` has the turns, lead changes and leaders after
-        every move too). Raises `NativeStop` where compiled code met an error: the Python backend, playing the same game,
-        then says what it is."""
+        every move too). Raises `NativeStop` where compiled code met an error: the Python backend,
+        playing the same game, then says what it is."""
         if self.rules.simultaneous:
             raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
-        np = self.np
-        players = int(game.M[PLAYERS])
-        seeds = seed if isinstance(seed, list) else [seed] * players
-        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
-        seat_kinds, work = self._seat_kinds(game, kinds)
-        stats = np.zeros(5, dtype=np.int64)
-        length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
-        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
+        seeds = seed if isinstance(seed, list) else [seed] * int(game.M[PLAYERS])
+        mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        stats = self.np.zeros(5, dtype=self.np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
                                game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
         game.stats, game.lead = stats, lead
@@ -2489,13 +2484,10 @@ class Native:
         had a choice and the moves refused (`game.stats` has the moves landed and lead changes too,
         `game.lead` the leaders after every move). Raises as `playout`."""
         np = self.np
-        players = int(game.M[PLAYERS])
-        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
-        clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(players)], dtype=np.int64)
-        seat_kinds, work = self._seat_kinds(game, kinds)
+        mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(int(game.M[PLAYERS]))],
+                         dtype=np.int64)
         stats = np.zeros(6, dtype=np.int64)
-        length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
-        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         game._call("scheduled_playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK, game.BK,
                    game.KEY, game.MC, game.TMP, mt, clock, seat_kinds, work, np.array(speeds, dtype=np.float64),
                    float(jitter), stats, lead)
@@ -2504,17 +2496,23 @@ class Native:
         game.stats, game.lead = stats, lead
         return int(stats[0]), int(stats[1]), int(stats[2]), int(stats[5])
 
-    def _seat_kinds(self, game: NativeGame, kinds: str | list[str]) -> tuple[Any, Any]:
-        """The bot of each seat as compiled code numbers it, and the arrays the greedy bot works in
-        (None without greedy seats: then the greedy bot's code is left out of what compiles)."""
+    def _bots(self, game: NativeGame, seeds: list[int], kinds: str | list[str]) -> tuple[Any, Any, Any, Any]:
+        """What a playout's bots need: each seat's Mersenne Twister (`random.Random(seed)`'s state),
+        its kind of bot as compiled code numbers it, the arrays the greedy bot works in (None
+        without greedy seats: then the greedy bot's code is left out of what compiles), and the
+        array of the leaders after every move."""
+        np = self.np
         players = int(game.M[PLAYERS])
         kinds = kinds if isinstance(kinds, list) else [kinds] * players
         if any(kind not in SEAT_KINDS for kind in kinds):
             raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
-        seat_kinds = self.np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=self.np.int64)
+        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
         work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, len(game.out)) \
             if "greedy" in kinds else None
-        return seat_kinds, work
+        length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
+        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
+        return mt, seat_kinds, work, lead
 
 
 def native_backend(rules: Any) -> Native:
