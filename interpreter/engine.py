@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
@@ -138,6 +139,19 @@ def _pick_text(codes: Sequence[str], pick: int | tuple[int, ...] | None, picks: 
     if pick is None or pick == BLIND:
         return ":" + ",".join("?" * picks)
     return f":{codes[pick]}"
+
+
+def _lister_of(game: Game) -> Callable[[], list[str]]:
+    """`legal_moves()` for the expressions of `game` (`State.lister`). It holds the game weakly: a
+    state pointing back at its game would make every game a reference cycle, which only Python's
+    cyclic garbage collector frees, with the whole undo journal of a long playout in it (about a
+    tenth of a random playout's time went to that collector)."""
+    method = weakref.WeakMethod(game._legal_names)
+
+    def lister() -> list[str]:
+        bound = method()
+        return bound() if bound is not None else []
+    return lister
 
 
 def chance_stream(chance: int, draw: int) -> random.Random:
@@ -457,7 +471,7 @@ class Game:
         # The shuffles after the deal draw on the seed; a game from a deal (and no seed), on the deal.
         self.state.chance = seed if seed is not None else int.from_bytes(
             hashlib.sha256(" ".join(deck.codes[c] for c in order).encode()).digest()[:8], "big")
-        self.state.lister = self._legal_names
+        self.state.lister = _lister_of(self)
         # The moves listed for `legal_moves()` in the current state (keyed by `_listing_key`), which
         # the engine's own listing takes over; cleared when a move starts or is taken back.
         self._listed: tuple[Any, list[Move]] | None = None
@@ -1137,7 +1151,7 @@ class Game:
         other.max_moves = self.max_moves
         other.seed = self.seed
         other.state = self.state.copy()
-        other.state.lister = other._legal_names
+        other.state.lister = _lister_of(other)
         other._listed = None
         other.history = list(self.history)
         other._knowers = dict(self._knowers)

@@ -107,3 +107,17 @@ def test_end_cycle_names_only_moves_of_the_ruleset(tmp_path: Path) -> None:
         load_ruleset(path)
     message = str(caught.value)
     assert "shuffle" in message and "draw" in message and ":" in message.split()[0]
+
+
+def test_legal_moves_in_expressions_reads_each_games_own_moves_in_clones_and_copies(tmp_path: Path) -> None:
+    # `legal_moves()` reaches the game through a weak reference (engine._lister_of): a clone or a
+    # determinized copy must read its own listing, never the game it was copied from.
+    rules = load_ruleset(mini_with_trigger(
+        tmp_path, "  offered:\n    initial: 0\n", "      - set: {offered: \"size(legal_moves())\"}\n"))
+    game = next(after_random_moves(rules, 1))
+    for copy in (game.clone(), game.determinize(0, random.Random(1))):
+        move = copy.legal_moves()[0]
+        copy.apply(move)
+        if not copy.is_over:
+            assert copy.variable("offered") == len(copy.legal_moves())
+    assert game.variable("offered") == len(game.legal_moves())
