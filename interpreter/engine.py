@@ -707,6 +707,15 @@ class Game:
         if not isinstance(move, Move):
             raise IllegalMoveError(_not_a_move(move))
         rules = self.rules
+        legal = self._legal
+        if rules.plain_turns and legal is not None and move.pick is None and not move.selection and WRITTEN_OUT:
+            for candidate in legal:
+                if candidate is move:
+                    run = rules.moves[move.template].apply
+                    if run is not None:
+                        self._apply_written(move, run, legal, settle)
+                        return
+                    break
         S = self.state
         simultaneous = rules.simultaneous and move.actor >= 0
         if simultaneous and move.actor >= self.players:
@@ -791,6 +800,40 @@ class Game:
             self._knowers.pop(len(self.history), None)
             if counted:
                 self._uncount_position()
+            self._restore_cycle()
+            self._legal, self._seat_legal = None, {}
+            raise
+
+    def _apply_written(self, move: Move, run: Callable[..., None], legal: list[Move], settle: bool) -> None:
+        """`apply` the short way, for a legal move (found in `legal` by identity) of a ruleset whose
+        turns go seat by seat with nobody asked out of turn (`Ruleset.plain_turns`), naming no card
+        and no selection, whose template's effects and triggers are one generated function `run`.
+        Everything `apply` would check or do otherwise does not arise for such a move."""
+        rules, S = self.rules, self.state
+        rules.meter.reset()
+        mark = len(S.journal)
+        S.marks.append(mark)
+        self._listed = None
+        cycle = rules.cycle
+        if cycle is not None and self._cycle is None and move.template in cycle.moves:
+            self._cycle_begin = self._cycle_start(cycle, legal)
+        self.history.append(move)
+        try:
+            try:
+                run(S, move.src, move.dst, move.count, S.current, None, move.seat)
+            except StepLimitError as exc:
+                template = rules.moves[move.template]
+                raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
+            if not S.over and (S.frames or rules.phases or rules.rotation):
+                self._advance_turn(False)
+            if settle:
+                self._after_change()
+            else:
+                self._legal, self._seat_legal = None, {}
+        except BaseException:
+            S.undo_to(mark)
+            S.marks.pop()
+            self.history.pop()
             self._restore_cycle()
             self._legal, self._seat_legal = None, {}
             raise

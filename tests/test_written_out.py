@@ -1,5 +1,7 @@
 """A move's effects and triggers, and the end conditions, written out as one generated function each
 (applygen.py), do exactly what the closures they are written from do (`engine.WRITTEN_OUT` off).
+Written out, a move of a ruleset played seat by seat takes `Game.apply`'s short way
+(`Game._apply_written`), so these tests hold that way against the long one too.
 
 Random play of every bundled ruleset, in two games side by side, compares after every move
 everything a move can change: piles, faces, variables, turn, end, the undo journal, the record and
