@@ -732,13 +732,7 @@ class Game:
             if move not in legal:
                 raise IllegalMoveError(self._malformed(move) or f"{_move_text(move)} is not a legal move now")
         template = rules.moves[move.template]
-        rules.meter.reset()  # the move's effects and triggers share one budget of steps
-        mark = len(S.journal)
-        S.marks.append(mark)
-        self._listed = None
-        cycle = rules.cycle
-        if cycle is not None and self._cycle is None and move.template in cycle.moves:
-            self._cycle_begin = self._cycle_start(cycle, legal)
+        mark = self._begin_move(move, legal)
         if simultaneous and S.current != move.actor:
             S.set_current(move.actor)  # the seat that moves is `player` for the move's rules
         mover, asked = S.current, S.asking
@@ -793,22 +787,12 @@ class Game:
             else:
                 self._legal, self._seat_legal = None, {}
         except BaseException:
-            # A move applies whole or not at all: a failing rule leaves the game as it was.
-            S.undo_to(mark)
-            S.marks.pop()
-            self.history.pop()
-            self._knowers.pop(len(self.history), None)
-            if counted:
-                self._uncount_position()
-            self._restore_cycle()
-            self._legal, self._seat_legal = None, {}
+            self._take_back_failed(mark, counted)
             raise
 
-    def _apply_written(self, move: Move, run: Callable[..., None], legal: list[Move], settle: bool) -> None:
-        """`apply` the short way, for a legal move (found in `legal` by identity) of a ruleset whose
-        turns go seat by seat with nobody asked out of turn (`Ruleset.plain_turns`), naming no card
-        and no selection, whose template's effects and triggers are one generated function `run`.
-        Everything `apply` would check or do otherwise does not arise for such a move."""
+    def _begin_move(self, move: Move, legal: list[Move]) -> int:
+        """What every move starts with: a fresh budget of steps for its effects and triggers, an
+        undo mark (returned), and the start of an `end.cycle` cycle if it starts one."""
         rules, S = self.rules, self.state
         rules.meter.reset()
         mark = len(S.journal)
@@ -817,6 +801,26 @@ class Game:
         cycle = rules.cycle
         if cycle is not None and self._cycle is None and move.template in cycle.moves:
             self._cycle_begin = self._cycle_start(cycle, legal)
+        return mark
+
+    def _take_back_failed(self, mark: int, counted: bool = False) -> None:
+        """A move applies whole or not at all: a failing rule leaves the game as it was."""
+        self.state.undo_to(mark)
+        self.state.marks.pop()
+        self.history.pop()
+        self._knowers.pop(len(self.history), None)
+        if counted:
+            self._uncount_position()
+        self._restore_cycle()
+        self._legal, self._seat_legal = None, {}
+
+    def _apply_written(self, move: Move, run: Callable[..., None], legal: list[Move], settle: bool) -> None:
+        """`apply` the short way, for a legal move (found in `legal` by identity) of a ruleset whose
+        turns go seat by seat with nobody asked out of turn (`Ruleset.plain_turns`), naming no card
+        and no selection, whose template's effects and triggers are one generated function `run`.
+        Everything `apply` would check or do otherwise does not arise for such a move."""
+        rules, S = self.rules, self.state
+        mark = self._begin_move(move, legal)
         self.history.append(move)
         try:
             try:
@@ -831,11 +835,7 @@ class Game:
             else:
                 self._legal, self._seat_legal = None, {}
         except BaseException:
-            S.undo_to(mark)
-            S.marks.pop()
-            self.history.pop()
-            self._restore_cycle()
-            self._legal, self._seat_legal = None, {}
+            self._take_back_failed(mark)
             raise
 
     def _blind_card(self, pile: int) -> int:
