@@ -80,6 +80,7 @@ CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
 MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)
+MAX_REPEAT_POSITIONS = 1 << 20  # positions one game may keep for `end.repeat` natively (else NativeStop)
 
 
 class Unsupported(Exception):
@@ -931,6 +932,123 @@ def set_seen(SEEN, seen, PICKED, k):
 '''
 
 
+# `end.repeat` (engine.Game._position_key): every position a game reaches is counted, in a store
+# kept in KEY after the cycle's scratch key (KEY[:NC]), so that the compiled functions' arguments
+# stay as they are; a KEY of NC words keeps no store and counts nothing (a greedy bot's trial copy,
+# which forgets the positions seen as Game.determinize does: one position counted once there can
+# end nothing, since `count` is at least 2). The store: KEY[NC] the keys kept, KEY[NC + 1] how many
+# it has room for, KEY[NC + 2] the size of its table; then each card's code (scratch), the key of
+# the position now, the open-addressing table (0: empty, else the key's row + 1), the keys a row
+# each, and their counts. Keys are exact (the cards packed RBITS bits each, then every variable and
+# the turn's fields as Python's key has them), and a hash match is always checked word by word.
+# NativeGame.repeat_room makes room; past MAX_REPEAT_POSITIONS keys compiled code stops.
+_REPEAT = '''
+@njit(cache=True)
+def repeat_key(C, N, U, V, M, CODES, KW):
+    """The position's key (engine.Game._position_key) in KW: each card's place and face, the
+    variables, the seat to act and its phase, the seats acting for others, the next seat and the
+    direction, and the seats asked to act out of turn (engine.State.asking: the turn to go back
+    to, the move they are asked after and the seats still to ask, in order)."""
+    for c in range(NC):
+        CODES[c] = U[c]  # a card in no pile: its face alone
+    for p in range(NP):
+        for i in range(N[p]):
+            c = C[p, i]
+            CODES[c] = U[c] + 2 * (1 + p * CAP1 + i)
+    KW[:] = 0
+    for c in range(NC):
+        KW[c // RPER] |= CODES[c] << (RBITS * (c % RPER))
+    w = RCARDS
+    for s in range(NV):
+        KW[w + s] = V[s]
+    w += NV
+    frames = M[24]
+    KW[w], KW[w + 1], KW[w + 2] = M[10], M[11], frames
+    for j in range(2 * frames):
+        KW[w + 3 + j] = M[16 + j]
+    KW[w + 11], KW[w + 12] = M[26], M[27]
+    w += 13
+    if M[28] == 1:
+        n = M[12]
+        KW[w], KW[w + 1], KW[w + 2], KW[w + 3], KW[w + 4], KW[w + 5] = 1, M[29], M[30], M[31], M[35], n - M[34]
+        for j in range(M[34], n):
+            KW[w + 6 + j - M[34]] = (M[32] + M[33] * (j + 1)) % n
+
+
+@njit(cache=True)
+def repeat_add(KEY, times):
+    """Count `times` more occurrences of the key now (KW, in the store): how often it has occurred."""
+    used, room, size = KEY[NC], KEY[NC + 1], KEY[NC + 2]
+    kw = NC + 3 + NC
+    table = kw + RW
+    keys = table + size
+    counts = keys + room * RW
+    KW = KEY[kw:table]
+    mask = size - 1
+    i = key_hash(KW) & mask
+    while KEY[table + i] != 0:
+        row = KEY[table + i] - 1
+        if same(KEY[keys + row * RW:keys + (row + 1) * RW], KW):
+            KEY[counts + row] += times
+            return KEY[counts + row]
+        i = (i + 1) & mask
+    if used == room:
+        raise Stop("more positions than end.repeat keeps")
+    KEY[keys + used * RW:keys + (used + 1) * RW] = KW
+    KEY[counts + used] = times
+    KEY[table + i] = used + 1
+    KEY[NC] = used + 1
+    return times
+
+
+@njit(cache=True)
+def repeat_seen(C, N, U, V, M, KEY, times):
+    """`end.repeat`: count the position now `times` more times; how often it has occurred (0 where
+    KEY keeps no store)."""
+    if len(KEY) == NC:
+        return 0
+    kw = NC + 3 + NC
+    repeat_key(C, N, U, V, M, KEY[NC + 3:kw], KEY[kw:kw + RW])
+    return repeat_add(KEY, times)
+
+
+@njit(cache=True)
+def repeat_copy(OLD, NEW):
+    """Count every key of the store OLD in the (larger, empty) store NEW."""
+    size = OLD[NC + 2]
+    keys = NC + 3 + NC + RW + size
+    counts = keys + OLD[NC + 1] * RW
+    kw = NC + 3 + NC
+    for row in range(OLD[NC]):
+        NEW[kw:kw + RW] = OLD[keys + row * RW:keys + (row + 1) * RW]
+        repeat_add(NEW, OLD[counts + row])
+'''
+
+
+def _repeat_source(rules: Any) -> str:
+    """`_REPEAT` with the sizes of this ruleset's position keys."""
+    ncards, npiles = len(rules.deck), rules.pile_count
+    bits = (2 * (1 + npiles * (ncards + 1)) + 1).bit_length()  # a card's code: 2 x (1 + its place) + its face
+    per_word = 63 // bits
+    card_words = (ncards + per_word - 1) // per_word
+    words = card_words + rules.var_count + 13 + 6 + rules.max_players
+    return "\n".join([f"RBITS = {bits}", f"RPER = {per_word}", f"RCARDS = {card_words}",
+                      f"NV = {rules.var_count}", f"RW = {words}", _REPEAT])
+
+
+def repeat_store(native: Any, room: int) -> Any:
+    """An empty store of positions seen (`_REPEAT`) with room for `room` keys, after the scratch key."""
+    np = native.np
+    ncards = len(native.rules.deck)
+    words = int(native.module.RW)
+    size = 16
+    while size < 2 * room:
+        size *= 2
+    store = np.zeros(ncards + 3 + ncards + words + size + room * (words + 1), dtype=np.int64)
+    store[ncards + 1], store[ncards + 2] = room, size
+    return store
+
+
 def _array(values: Any) -> str:
     return f"np.array({list(values)!r}, dtype=np.int64)"
 
@@ -940,8 +1058,6 @@ class _ModuleBuilder(_Emitter):
 
     def build(self) -> tuple[str, dict[str, Any]]:
         rules = self.rules
-        if rules.repeat is not None:
-            raise self.no("end.repeat", ("end", "repeat"))
         # (`on_start` runs in Python with the setup, before the native game starts)
         self.deck = rules.deck
         ncards, npiles = len(rules.deck), rules.pile_count
@@ -954,6 +1070,8 @@ class _ModuleBuilder(_Emitter):
         lines += [f"KN = {ncards + 1}", f"TRACKS = {rules.tracks_knowledge}"]
         if rules.tracks_knowledge:
             lines.append(_KNOWLEDGE)
+        if rules.repeat is not None:  # end.repeat: the positions seen, kept in KEY after the cycle's scratch key
+            lines.append(_repeat_source(rules))
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
         if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
@@ -1742,6 +1860,8 @@ def is_safe(C, N, U, V, O, M, MC, a):
         lines = ["@njit(cache=True)", "def after_change(C, N, U, V, O, M, out, CK, BK, KEY):", "    cnt = 0",
                  "    b_player = M[29] if M[28] == 1 else M[10]",  # the seat whose turn it is
                  "    if M[0] == 0:", "        pass"]
+        if rules.repeat is not None:  # the position the move led to is counted, whatever follows (Game.apply)
+            lines.insert(4, "    seen = repeat_seen(C, N, U, V, M, KEY, 1)")
         for i, cond in enumerate(spec.get("when", [])):
             test = self.expr(self.parse(("end", "when", i, "if")), env, "bool").code
             lines.append(f"        {'if' if i == 0 else 'elif'} {test}:")
@@ -1749,6 +1869,10 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 lines.append(f"            M[13] = {self.winners(('end', 'when', i, 'winners'), env)}")
             lines.append(f"            end(M, {self.result_code(cond['result'])}, "
                          f"{self.reason_code(cond.get('reason', ''))})")
+        if rules.repeat is not None:
+            count, result, reason = rules.repeat
+            lines.append(f"    if M[0] == 0 and seen >= {count}:")
+            lines.append(f"        end(M, {self.result_code(result)}, {self.reason_code(reason)})")
         lines.append("    if M[0] == 0 and M[4] >= 0 and M[3] >= M[4]:")
         lines.append(f"        end(M, {self.result_code('limit')}, {self.reason_code('@limit')})")
         lines.append("    if M[0] == 0:")
@@ -1844,7 +1968,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
             M[8] = 1
     position_key(C, N, U, KEY)
     for i in range(M[8]):
-        if same(CK[i], KEY):
+        if same(CK[i], KEY[:NC]):
             M[6] = 2
             end(M, {result}, {reason})
             return
@@ -1854,7 +1978,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
         return
     if M[8] == len(CK):
         raise Stop("too many positions in one cycle")
-    CK[M[8], :] = KEY
+    CK[M[8], :] = KEY[:NC]
     M[8] += 1
     M[6] = 2
 '''
@@ -2180,6 +2304,28 @@ def _load_module(source: str) -> Any:
     return module
 
 
+def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tuple[int, int], ...], next_seat: int,
+                 direction: int, asking: Any) -> None:
+    """The turn's fields of M as a Python game's state has them (engine.State): the seat to act and
+    its phase, the seats acting for others, the next seat and the direction, the seats asked to act
+    out of turn."""
+    M[CURRENT], M[PHASE] = current, phase
+    if len(frames) > 4:
+        raise Unsupported("a game with more than 4 seats acting for others at once")
+    for i, (seat, at) in enumerate(frames):
+        M[FRAMES + 2 * i], M[FRAMES + 2 * i + 1] = seat, at
+    M[NFRAMES] = len(frames)
+    M[NEXT_SEAT], M[DIRECTION] = next_seat, direction
+    M[ASKING:ASK_AFTER + 1] = 0
+    if asking is not None:  # seats asked to act out of turn: the round they are asked in
+        resume, at, chosen, rest, after = asking
+        n = int(M[PLAYERS])
+        seats = (current, *rest)  # the seat asked, then those still to ask: on round the table
+        step = (seats[1] - seats[0]) % n if len(seats) > 1 else 1
+        M[ASKING:ASK_AFTER + 1] = [1, resume, at, chosen, seats[-1] if rest else current, 1 if step == 1 else -1,
+                                   n - len(rest), after]
+
+
 class NativeGame:
     """A game's position in flat arrays, played by the compiled module."""
 
@@ -2205,23 +2351,10 @@ class NativeGame:
         self.M[MOVES] = len(game.history)
         self.M[MAX_MOVES] = game.max_moves if game.max_moves is not None else -1
         self.M[OVER] = int(S.over)
-        self.M[CURRENT], self.M[PHASE], self.M[PLAYERS] = S.current, S.phase, game.players
+        self.M[PLAYERS] = game.players
         self.M[WINNERS] = -1 if S.winners is None else sum(1 << w for w in S.winners)
-        if len(S.frames) > 4:
-            raise Unsupported("a game with more than 4 seats acting for others at once")
-        for i, (seat, phase) in enumerate(S.frames):
-            self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
-        self.M[NFRAMES] = len(S.frames)
-        self.M[NEXT_SEAT], self.M[DIRECTION] = S.next_seat, S.direction
+        _turn_fields(self.M, rules, S.current, S.phase, S.frames, S.next_seat, S.direction, S.asking)
         self.M[CHANCE], self.M[DRAWS] = (S.chance + 2 ** 63) % 2 ** 64 - 2 ** 63, S.shuffles  # (the seed in 64 bits)
-        if S.asking is not None:  # seats asked to act out of turn: the round they are asked in
-            resume, phase, chosen, rest, after = S.asking
-            n = game.players
-            seats = (S.current, *rest)  # the seat asked, then those still to ask: on round the table
-            step = (seats[1] - seats[0]) % n if len(seats) > 1 else 1
-            direction = 1 if step == 1 else -1
-            self.M[ASKING:ASK_AFTER + 1] = [1, resume, phase, chosen, seats[-1] if rest else S.current, direction,
-                                             n - len(rest), after]
         # A game over before it starts (no move at the deal) keeps the Python game's ending.
         self.ended = (S.outcome, S.reason) if S.over else None
         self.out = np.zeros(native.max_legal, dtype=np.int64)
@@ -2232,11 +2365,44 @@ class NativeGame:
         self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
         if game._cycle is not None:
             raise Unsupported("a game with a cycle under way")
+        if rules.repeat is not None:
+            self._count_seen(game)
         self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
         self.lead = np.zeros(1, dtype=np.int64)
         self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
         if self.cnt < 0:
             raise NativeStop("compiled code stopped: more legal moves than it keeps")
+
+    def _count_seen(self, game: Any) -> None:
+        """`end.repeat`: a store of positions seen (in KEY) holding those the Python game has counted
+        (`Game._seen`), each rebuilt in arrays and keyed by the compiled code."""
+        native, np = self.native, self.native.np
+        seen = [(key, times) for key, times in game._seen.items() if times > 0]
+        self.KEY = repeat_store(native, max(256, 2 * len(seen)))
+        for (piles, up, values, current, phase, frames, next_seat, direction, asking), times in seen:
+            C, N = np.zeros_like(self.C), np.zeros_like(self.N)
+            for p, pile in enumerate(piles):
+                N[p] = len(pile)
+                C[p, :len(pile)] = pile
+            U = np.zeros_like(self.U)
+            U[:len(up)] = list(up)
+            V = np.array(native.variable_codes(list(values)) or [0], dtype=np.int64)
+            M = self.M.copy()
+            _turn_fields(M, native.rules, current, phase, frames, next_seat, direction, asking)
+            self._call("repeat_seen", C, N, U, V, M, self.KEY, times)
+
+    def repeat_room(self, more: int) -> None:
+        """`end.repeat`: room in the store of positions seen for `more` more (at most
+        MAX_REPEAT_POSITIONS in all: past them compiled code stops, and Python plays)."""
+        if self.native.rules.repeat is None:
+            return
+        ncards = len(self.native.rules.deck)
+        used, room = int(self.KEY[ncards]), int(self.KEY[ncards + 1])
+        wanted = min(used + more, MAX_REPEAT_POSITIONS)
+        if wanted > room:
+            larger = repeat_store(self.native, max(wanted, min(2 * room, MAX_REPEAT_POSITIONS)))
+            self._call("repeat_copy", self.KEY, larger)
+            self.KEY = larger
 
     def _call(self, name: str, *args: Any) -> Any:
         try:
@@ -2282,6 +2448,7 @@ class NativeGame:
             raise IllegalMoveError(f"move code {code} is not legal now")
         if seat is not None and seat != self.M[CURRENT]:
             self.out, self.cnt, self.M[CURRENT] = out, cnt, seat
+        self.repeat_room(1)
         self.cnt = self._call("step", self.C, self.N, self.U, self.V, self.O, self.M, self.out, self.cnt, self.CK,
                               self.BK, self.KEY, self.MC, self.TMP, code)
 
@@ -2469,6 +2636,7 @@ class Native:
             raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
         seeds = seed if isinstance(seed, list) else [seed] * int(game.M[PLAYERS])
         mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        game.repeat_room(self._moves_left(game))
         stats = self.np.zeros(5, dtype=self.np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
                                game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
@@ -2485,6 +2653,7 @@ class Native:
         `game.lead` the leaders after every move). Raises as `playout`."""
         np = self.np
         mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        game.repeat_room(self._moves_left(game))
         clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(int(game.M[PLAYERS]))],
                          dtype=np.int64)
         stats = np.zeros(6, dtype=np.int64)
@@ -2495,6 +2664,13 @@ class Native:
                                                      game.out, int(game.M[CURRENT]))
         game.stats, game.lead = stats, lead
         return int(stats[0]), int(stats[1]), int(stats[2]), int(stats[5])
+
+    @staticmethod
+    def _moves_left(game: NativeGame) -> int:
+        """The moves a playout may still make (its positions to keep, for `end.repeat`)."""
+        if game.M[MAX_MOVES] >= 0:
+            return int(game.M[MAX_MOVES] - game.M[MOVES])
+        return MAX_REPEAT_POSITIONS
 
     def _bots(self, game: NativeGame, seeds: list[int], kinds: str | list[str]) -> tuple[Any, Any, Any, Any]:
         """What a playout's bots need: each seat's Mersenne Twister (`random.Random(seed)`'s state),

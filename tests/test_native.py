@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ LEFT_TO_THE_BENCHMARK = {"ten-bucks-bad-investment", "ten-bucks-wild-two", "ten-
 # Games where every seat plays at once have tests of their own (whole games, every seat's moves).
 SIMULTANEOUS = {"nerts", "nerts-match"}
 RACE = str(Path(__file__).parent / "fixtures" / "race.yaml")
+GATHER = str(Path(__file__).parent / "fixtures" / "gather" / "gather.yaml")
 
 
 def _cases() -> list[Any]:
@@ -121,7 +123,7 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
     # applied), a trigger's `for` over a range, slices of piles, of a list of piles and of a range
     # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
     # hidden pile, blind but for the cards the seat knows. Compared at every step, views included.
-    rules = load_ruleset(str(Path(__file__).parent / "fixtures" / "gather" / "gather.yaml"))
+    rules = load_ruleset(GATHER)
     backend = native_backend(rules)
     played: set[str] = set()
     outcomes = set()
@@ -133,6 +135,49 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
             outcomes.add(game.reason)
     assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine"}
     assert "the stock and the pool are empty" in outcomes
+
+
+def _positions(game: Any) -> list[Any]:
+    """The positions a Python game went through from the deal: every pile's cards, the faces, the
+    variables, the seat to act and its phase (taken back move by move on a copy)."""
+    trial = game.clone()
+
+    def position() -> Any:
+        S = trial.state
+        return tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current, S.phase
+
+    seen = [position()]
+    while trial.state.marks:
+        trial.undo()
+        seen.append(position())
+    return seen[::-1]
+
+
+def test_a_position_that_comes_back_a_third_time_ends_the_game_the_same_natively() -> None:
+    # end.repeat: gather with the option `waiting` (a seat may pass its turn); a seat that may wait
+    # mostly does, so positions come back, by waiting and by cards going back and forth.
+    rules = load_ruleset(GATHER, {"waiting": True})
+    backend = native_backend(rules)
+    for players in (2, 3):
+        for seed in range(5):
+            rng = random.Random(seed)
+
+            def choose(legal: list[Any]) -> Any:
+                waits = [move for move in legal if move.name == "wait"]
+                return waits[0] if waits and rng.random() < 0.6 else rng.choice(legal)  # noqa: B023
+
+            game = rules.new_game(seed=seed, players=players)
+            native.compare(backend, game, choose)
+            assert game.reason == "the same position came back a third time"
+            positions = _positions(game)  # the last position came back a third time, and no other did before
+            assert Counter(positions)[positions[-1]] == 3 and max(Counter(positions[:-1]).values()) == 2
+    # A native game started from a Python game goes on counting the positions that game counted:
+    # two seats wait, the deal's position comes back a second time; two more waits end the game.
+    game = rules.new_game(seed=5, players=2)
+    for _ in range(2):
+        game.apply(next(move for move in game.legal_moves() if move.name == "wait"))
+    assert native.compare(backend, game, lambda legal: next(m for m in legal if m.name == "wait")) == 2
+    assert game.reason == "the same position came back a third time"
 
 
 def test_the_native_backend_runs_every_bundled_ruleset() -> None:
@@ -327,14 +372,14 @@ def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once
 
 
 def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks(tmp_path: Path) -> None:
-    variant = tmp_path / "klondike-repeats.yaml"  # end.repeat: the native backend does not cover it
-    variant.write_text("extends: klondike\nruleset: klondike-repeats\n"
-                       "end:\n  repeat: {count: 3, result: lost, reason: round in circles}\n")
+    variant = tmp_path / "klondike-looks.yaml"  # legal_moves(): the native backend does not cover it
+    variant.write_text("extends: klondike\nruleset: klondike-looks\n"
+                       "heuristic: \"count(m for m in legal_moves() if m != 'draw')\"\n")
     lines: list[str] = []
     run = simulate_games(str(variant), 2, engine="native", note=lines.append)
     assert run.plan.engine == "python" and len(run.records) == 2
     assert len(lines) == 1 and "not for this ruleset" in lines[0]
-    assert re.search(r"klondike-repeats\.yaml:\d+:\d+: end\.repeat", lines[0])
+    assert re.search(r"klondike-looks\.yaml:\d+:\d+: legal_moves\(\) here", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random_and_greedy() -> None:
