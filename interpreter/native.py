@@ -60,6 +60,8 @@ from .parser import (
 
 NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
 NO_STR = -1  # a string that is `none`
+LISTS = {"int_list": "int", "str_list": "str"}  # lists built by list(...) (arrays of their own): their items' type
+LOOPED = {"piles": "pile", "range": "int", "seats": "int", **LISTS}  # what a loop over such items binds (else cards)
 
 # The meta fields of a game (`M`): 0-9 the end and the cycle; 10 the seat to act, 11 its phase,
 # 12 the seats in the game, 13 the winners an end condition named (a bit mask, -1: none named),
@@ -103,7 +105,7 @@ class NativeStop(CardrulesError):
 class _Val:
     """A lowered value: its type, its code, and for a list of cards `(array, lo, hi)`."""
 
-    type: str  # int bool str card pile piles cards none
+    type: str  # int bool str card pile piles cards none; int_list str_list (list(...) of numbers, strings)
     code: str = ""
     value: Any = None  # a constant known at lowering (zone piles)
     const: bool = False
@@ -229,6 +231,8 @@ class _Emitter:
                 return _Val("card", f"at(C[{pile}][:N[{pile}]], {self.checked(index)})")
             if obj.type == "cards":
                 return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
+            if obj.type in LISTS:  # an item (a number may be none)
+                return _Val(LISTS[obj.type], f"at({obj.code}, {self.checked(index)})", maybe_none=True)
             raise self.no("indexing this value")
         if isinstance(node, Slice):
             return self._slice(node, env)
@@ -286,13 +290,13 @@ class _Emitter:
         if obj.type == "pile":
             pile = self.checked(obj)
             obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
-        if obj.type == "piles":  # bounds known only in play: a window of the array of piles
+        if obj.type in ("piles", *LISTS):  # bounds known only in play: a window of the array
             if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
                 obj = _Val("piles", _array(obj.value) if obj.value else "np.empty(0, dtype=np.int64)")
             whole = f"len({obj.code})"
             lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
             hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
-            return _Val("piles", f"{obj.code}[{lo}:max({lo}, {hi})]")
+            return _Val(obj.type, f"{obj.code}[{lo}:max({lo}, {hi})]")
         if obj.type == "range":  # numbers from lo up to hi: a narrower range
             end = f"max({obj.lo}, {obj.hi})"
             lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {end})" if bounds[0] is not None else obj.lo
@@ -523,6 +527,8 @@ class _Emitter:
                 size = f"({arg.hi} - {arg.lo})"
             elif arg.type == "piles":
                 size = repr(len(arg.value)) if arg.value is not None else f"len({arg.code})"
+            elif arg.type in LISTS:
+                size = f"len({arg.code})"
             elif arg.type == "range":
                 size = f"max(0, {arg.hi} - {arg.lo})"
             else:
@@ -555,6 +561,13 @@ class _Emitter:
         if func == "abs":
             arg = self.expr(args[0], env, "int")
             return _int(f"abs({self.checked(arg)})")
+        if func in ("min", "max", "sum", "count") and len(args) == 1:  # of a list built by list(...)
+            arg = self.expr(args[0], env)
+            if func == "count" and arg.type in LISTS:
+                return _int(f"len({arg.code})")
+            if arg.type != "int_list":
+                raise self.no(f"{func}() of {arg.type}")
+            return _int(f"list_{func}({arg.code})", maybe_none=func != "sum")
         if func in ("min", "max") and len(args) >= 2:
             parts = [self.checked(self.expr(a, env, "int")) for a in args]
             code = parts[0]
@@ -592,10 +605,10 @@ class _Emitter:
                 if other.type == "none":
                     return _Val("bool", repr(op == "=="), op == "==", True)
                 left, right = self.as_type(left, other.type), self.as_type(right, other.type)
-            elif len(types) != 1:
+            elif len(types) != 1 and not types & {"cards", "piles", *LISTS}:
                 return _Val("bool", repr(op == "!="), op == "!=", True)
-            if left.type in ("cards", "piles"):
-                raise self.no(f"comparing {left.type}")
+            if {left.type, right.type} & {"cards", "piles", *LISTS}:
+                raise self.no(f"comparing {left.type} and {right.type}")
             return _Val("bool", f"({left.code} {op} {right.code})")
         if op in ("<", "<=", ">", ">="):
             if left.type != "int" or right.type != "int":
@@ -624,6 +637,8 @@ class _Emitter:
             elif right.type == "range" and left.type in ("int", "none"):
                 x = self.as_type(left, "int").code
                 code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
+            elif right.type in LISTS and left.type in (LISTS[right.type], "none"):
+                code = f"contains({right.code}, {self.as_type(left, LISTS[right.type]).code})"
             else:
                 raise self.no(f"'in' on {left.type} and {right.type}")
         return _Val("bool", code if node.op == "in" else f"(not {code})")
@@ -689,6 +704,9 @@ class _Emitter:
             elif items.type == "seats" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
                 element_type, bound = "int", items.code
+            elif items.type in LISTS and len(node.names) == 1:
+                lines.append(f"    for {x} in {items.code}:")
+                element_type, bound = LISTS[items.type], f"len({items.code})"
             elif items.type == "range" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
                 element_type, bound = "int", f"max({items.hi} - ({items.lo}), 0)"
@@ -707,7 +725,9 @@ class _Emitter:
                 element_type, bound = "str" if items.type == "strs" else "int", "63"
             else:
                 raise self.no(f"a comprehension over {items.type}")
-            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
+            # (a list's number may be none)
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x,
+                                                                      maybe_none=items.type == "int_list")
             item = (x, element_type)
         element = self.expr(node.element, inner)
         condition = self.expr(node.condition, inner, "bool") if node.condition is not None else None
@@ -737,22 +757,22 @@ class _Emitter:
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
-        elif func == "list":  # the items, in order, in an array of their own: cards or piles
-            if element.type not in ("card", "pile"):
+        elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
+            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list"}
+            if element.type not in of:
                 raise self.no(f"a list of {element.type} built by list(... for ...)")
             lines.append(f"{body}acc[count] = {element.code}; count += 1")
-            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", \
-                "cards" if element.type == "card" else "piles"
+            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", of[element.type]
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
-            if item is None or item[1] not in ("int", "card", "pile"):
+            if item is None or item[1] not in ("int", "card", "pile", "str"):
                 raise self.no(f"{func}() of this kind of item")
             better = "<" if func == "argmin" else ">"
             lines.append(f"{body}v = {self.checked(element)}")
             lines.append(f"{body}if not found or v {better} key: key = v; acc = {item[0]}")
             lines.append(f"{body}found = True")
             type_ = item[1]
-            result, ret = ("NOCARD" if type_ == "card" else "NO_INT"), "acc"
+            result, ret = {"card": "NOCARD", "str": "NO_STR"}.get(type_, "NO_INT"), "acc"
         name = self.fresh("comp")
         head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
                 f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
@@ -793,6 +813,49 @@ def top_of(xs, lo, hi):
 @njit(cache=True)
 def bottom_of(xs, lo, hi):
     return xs[lo] if hi > lo else NOCARD
+
+
+@njit(cache=True)
+def contains(xs, x):
+    """`x in xs`, a list built by list(...)."""
+    for y in xs:
+        if y == x:
+            return True
+    return False
+
+
+@njit(cache=True)
+def list_sum(xs):
+    """`sum(xs)` of a list of numbers (none in it stops: Python says where)."""
+    total = 0
+    for x in xs:
+        total = add(total, ck(x))
+    return total
+
+
+@njit(cache=True)
+def list_min(xs):
+    """`min(xs)` of a list of numbers: none if empty; none beside other items stops (Python's min
+    cannot order it)."""
+    if len(xs) == 1:
+        return xs[0]
+    best = NO_INT
+    for i in range(len(xs)):
+        if i == 0 or ck(xs[i]) < best:
+            best = ck(xs[i])
+    return best
+
+
+@njit(cache=True)
+def list_max(xs):
+    """`max(xs)` of a list of numbers, as list_min."""
+    if len(xs) == 1:
+        return xs[0]
+    best = NO_INT
+    for i in range(len(xs)):
+        if i == 0 or ck(xs[i]) > best:
+            best = ck(xs[i])
+    return best
 
 
 @njit(cache=True)
@@ -1571,8 +1634,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             name, items = self.loop(path + ("for",), env)
             x = self.fresh("x")
             inner = dict(env)
-            inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
-            if items.type == "piles":
+            inner[name] = _Val(LOOPED.get(items.type, "card"), x, maybe_none=items.type == "int_list")
+            if items.type in ("piles", *LISTS):  # (a list built by list(...) is an array of its own)
                 head = [f"{indent}for {x} in {items.code}:"]
             elif items.type == "seats":  # every seat of the game, from seat 0
                 head = [f"{indent}for {x} in range({items.code}):"]
@@ -1689,7 +1752,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     def loop(self, path: tuple[Any, ...], env: dict[str, _Val]) -> tuple[str, _Val]:
         loop = parse_loop(str(self.value_at(path)))
         items = self.expr(loop.iterable, env)
-        if items.type not in ("piles", "cards", "range", "seats"):
+        if items.type not in ("piles", "cards", "range", "seats", *LISTS):
             raise self.no(f"a loop over {items.type}", path)
         return loop.names[0], items
 
@@ -1825,9 +1888,9 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 name, items = self.loop(path + ("for",), trigger_env)
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
                 inner = dict(trigger_env)
-                inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
+                inner[name] = _Val(LOOPED.get(items.type, "card"), x, maybe_none=items.type == "int_list")
                 test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
-                if items.type == "piles":
+                if items.type in ("piles", *LISTS):
                     lines += [f"{indent}{chosen} = np.empty(len({items.code}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.code}:"]
                 elif items.type in ("range", "seats"):  # numbers (a range's end is checked: range_end)

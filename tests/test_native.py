@@ -118,11 +118,22 @@ def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lac
         _walk_both(rules, backend, seed, 600, 0.7, ("draw", "redeal"))
 
 
+def _offered_as_gather_says(game: Any, legal: list[Any]) -> None:
+    """The Python backend offers `pair_up` (gather.yaml) as its rules say: two cards of two suits
+    below 8 (lists of strings and numbers)."""
+    rules = game.rules
+    suit, rank = (lambda c: rules.deck.cards[c]["suit"]), (lambda c: rules.deck.cards[c]["rank"])
+    for move in legal:
+        if move.name == "pair_up":
+            assert suit(move.pick[0]) != suit(move.pick[1]) and max(map(rank, move.pick)) < 8
+
+
 def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals_with_where_play_the_same() -> None:
     # tests/fixtures/gather/gather.yaml: `when` on a selection's chosen cards and piles (listed and
     # applied), a trigger's `for` over a range, slices of piles, of a list of piles and of a range
     # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
-    # hidden pile, blind but for the cards the seat knows. Compared at every step, views included.
+    # hidden pile, blind but for the cards the seat knows; lists of numbers and strings built by
+    # `list(...)` (indexed, sliced, looped over, min and max). Compared at every step, views included.
     rules = load_ruleset(GATHER)
     backend = native_backend(rules)
     played: set[str] = set()
@@ -130,10 +141,19 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
     for players in (2, 3):
         for seed in range(6):
             game = rules.new_game(seed=seed, players=players)
-            native.compare(backend, game, random.Random(seed).choice, views=True)
+            rng = random.Random(seed)
+
+            def choose(legal: list[Any]) -> Any:
+                _offered_as_gather_says(game, legal)  # noqa: B023 - the game of this loop
+                return rng.choice(legal)  # noqa: B023
+
+            native.compare(backend, game, choose, views=True)
             played |= {move.name for move in game.history}
             outcomes.add(game.reason)
-    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine"}
+            if game.reason == "the stock and the pool are empty":  # the seats with the most points
+                scores = game.scores()
+                assert game.winners() == [p for p in range(players) if scores[p] == max(scores)]
+    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine", "pair_up"}
     assert "the stock and the pool are empty" in outcomes
 
 
