@@ -1172,16 +1172,17 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPENS = {_array([int(k in rules.opens_asking) for k in range(-1, len(rules.moves))])}")
         tables.append(f"ASKS_EVERYONE = {int(rules.asks_everyone)}")
         tables.append(f"ASKS_OUT_OF_TURN = {rules.out_of_turn}")  # (else the code for it is left out when compiled)
-        # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
-        # an action number needs CAP1 ** (most such piles) more values.
-        widest = max((len(piles) for piles in self.select_piles.values()), default=0)
-        widest = max(widest, self.pick_digits())  # `take: {any: K}`: its other K - 1 cards, a digit each
+        # A selection is one digit per pile of its move's `select` (the count taken, 0: none), then
+        # for `take: {any: K}` one per card after the first, so an action number needs CAP1 ** (the
+        # most such digits of a move) more values.
+        widest = self.selection_digits()
         radix = len(rules.moves) * (npiles + 1) ** 2 * (ncards + 1) * (ncards + 2) * (rules.max_players + 1) * \
             (ncards + 1) ** widest
         if radix >= 2 ** 62:
             raise self.no("too many moves to number in 64 bits (piles, cards and selections)", ("moves",))
         tables.append(f"SELR = {(ncards + 1) ** widest}")
         tables.append(f"SELPOW = {_array([(ncards + 1) ** i for i in range(max(widest, 1))])}")
+        tables.append(f"PICK_AT = {_array([(ncards + 1) ** len(t.select_piles) for t in rules.moves] or [1])}")
         tables.append(f"MAX_FOUND = {MAX_FOUND}")
         tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
         tables.append(f"EMPTY_FIRST = {_array(rules.empty_first)}")
@@ -1201,12 +1202,18 @@ class _ModuleBuilder(_Emitter):
                         if self.kinds.get(name) == "str" for seat in range(rules.max_players if variable.per_player else 1)]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
                         "select_piles": dict(self.select_piles), "string_slots": string_slots,
-                        "pick_digits": self.pick_digits()}
+                        "selection_digits": self.selection_digits()}
 
     def pick_digits(self) -> int:
         """The digits of the selection field a `take: {any: K}` move uses for its cards after the
         first (a card id each, bottom first as `Move.pick`): K - 1 for the largest K."""
         return max([t.picks - 1 for t in self.rules.moves if t.take == "any"], default=0)
+
+    def selection_digits(self) -> int:
+        """The digits of the selection field of the move that uses most: one per pile its `select`
+        may choose (`PICK_AT`: the count taken), then its `take: {any: K}` cards after the first."""
+        return max([len(t.select_piles) + (t.picks - 1 if t.take == "any" else 0) for t in self.rules.moves],
+                   default=0)
 
     # -- the listing of legal moves ---------------------------------------------------------
 
@@ -1393,7 +1400,8 @@ class _ModuleBuilder(_Emitter):
         if run and match is None:
             run_loop()
         pick = "b_pick" if any_card else "-2"
-        selection = "b_others" if any_card and template.picks > 1 else "0"
+        others = "b_others" if any_card and template.picks > 1 else "0"
+        selection = others
         if select is not None:
             chooser = self.selector(template, path + ("select",), select, env)
             lines.append(f"{indent}found = {chooser}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, "
@@ -1409,7 +1417,7 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}b_sel = 0")
             lines.append(f"{indent}for sj in range(SL[si]):")
             lines.append(f"{indent}    b_sel += SC[si, sj] * SELPOW[SELPOS_{k}[SP[si, sj]]]")
-            selection = "b_sel"
+            selection = f"b_sel + {others}"
         if for_seat or chooses:
             lines.append(f"{indent}for b_target in range({len(template.choices) if chooses else 'M[12]'}):")
             indent += "    "
@@ -1425,9 +1433,8 @@ class _ModuleBuilder(_Emitter):
         itertools.combinations orders them (places in the pile, bottom first), sets of the same
         codes once; the loop over sets, its body one level deeper. Binds b_n, b_card, b_pick (the
         first card) and b_others (the other cards, the selection field's digits)."""
-        path, k = ("moves", template.name), template.picks
-        if "select" in self.value_at(path):
-            raise self.no("a move with both 'select' and take: {any: K}", path + ("take",))
+        k = template.picks
+        after = len(template.select_piles)  # (the digits of a `select` come first)
         if _PICK_SETS not in self.helpers:
             self.helpers.append(_PICK_SETS)
         zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
@@ -1449,7 +1456,7 @@ class _ModuleBuilder(_Emitter):
         if repeats:
             lines += [f"{body}if set_seen(SETS_SEEN, sets_seen, PICKED, {k}): continue", f"{body}sets_seen += 1"]
         return lines + [f"{body}b_n = {k}; b_card = PICKED[0]; b_pick = PICKED[0]; b_others = 0",
-                        f"{body}for t in range(1, {k}): b_others += PICKED[t] * SELPOW[t - 1]"]
+                        f"{body}for t in range(1, {k}): b_others += PICKED[t] * SELPOW[t - 1 + {after}]"]
 
     def selector(self, template: Any, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val]) -> str:
         """The search of `select` (movegen.make_selector), as a compiled function: piles tried in
@@ -1462,8 +1469,10 @@ class _ModuleBuilder(_Emitter):
         piles, take = list(template.select_piles), template.select_take
         inner = dict(env)
         inner["p"] = _Val("pile", "p")
+        # (as make_selector binds them: the source's top n cards, whatever the move takes)
+        inner["cards"] = _Val("cards", arr="C[b_src]", lo="N[b_src] - b_n", hi="N[b_src]")
         test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
-        goal = self.checked(self.expr(self.parse(path + ("equals",)), env, "int")) if "equals" in spec else None
+        goal = self.checked(self.expr(self.parse(path + ("equals",)), inner, "int")) if "equals" in spec else None
         attribute = spec.get("sum")
         values = f"A_{attribute}" if attribute else None
         fewest, most, limit = spec.get("min", 1), spec.get("max", len(piles)), spec.get("limit", 10_000)
@@ -1859,7 +1868,7 @@ def is_safe(C, N, U, V, O, M, MC, a):
     if not HAS_SAFE[k]:
         return False
     b_player = M[10]
-    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick, b_sel)
+    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick, b_sel // PICK_AT[k])
 """ + "\n".join(calls) + "\n    return False\n")
         self.helpers.append(f"HAS_SAFE = {_array([int(t.safe is not None) for t in self.rules.moves])}")
         return "\n".join(out)
@@ -2189,7 +2198,8 @@ def decode(a):
 @njit(cache=True)
 def take_cards(C, N, U, M, MC, src, n, pick, sel):
     """The cards a move takes, into MC; returns its first card (NOCARD: none) and its pick (a blind
-    pick resolved to the card it gets). `take: {any: K}`: the other cards are digits of `sel`."""
+    pick resolved to the card it gets). `take: {any: K}`: the other cards are digits of `sel` (the
+    selection field past the digits of a `select`: PICK_AT)."""
     if pick == -1:
         pick = blind_card(C, N, U, src, M[10])
     if pick >= 0:
@@ -2214,7 +2224,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     if asked and M[28] == 0:
         M[26] = -1  # kept aside, so that a `turn_to` of the move can be told from it
     cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
-    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick, b_sel)
+    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick, b_sel // PICK_AT[k])
     M[3] += 1
     M[5] = k
     M[14] = 0
@@ -2641,19 +2651,18 @@ class Native:
         self.max_legal = 1 << 14
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
-        widest = max((len(piles) for piles in self.select_piles.values()), default=0)
-        self.selection_radix = self.cap1 ** max(widest, tables.get("pick_digits", 0))
+        self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
 
     def code(self, move: Any) -> int:
         """A move's number as the compiled code lists it (sparse, with every field; the API's
         action numbers are `actions.py`'s)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
+        piles = self.select_piles.get(move.template, [])
         others = 0
-        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits
-            pick, others = pick[0], sum(card * self.cap1 ** i for i, card in enumerate(pick[1:]))
+        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits after the select's
+            pick, others = pick[0], sum(card * self.cap1 ** (len(piles) + i) for i, card in enumerate(pick[1:]))
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
                    * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
-        piles = self.select_piles.get(move.template, [])
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
         return number * self.selection_radix + selection + others
 
@@ -2669,8 +2678,8 @@ class Native:
         chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
         picks = self.rules.moves[template].picks
         picked: int | tuple[int, ...] | None = None if pick == 0 else pick - 2
-        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits
-            picked = (pick - 2, *(selection // self.cap1 ** i % self.cap1 for i in range(picks - 1)))
+        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits after the select's
+            picked = (pick - 2, *(selection // self.cap1 ** (len(piles) + i) % self.cap1 for i in range(picks - 1)))
         return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]), picked, seat - 1)
 
     def variable_codes(self, values: list[Any]) -> list[int]:

@@ -120,20 +120,24 @@ def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lac
 
 def _offered_as_gather_says(game: Any, legal: list[Any]) -> None:
     """The Python backend offers `pair_up` (gather.yaml) as its rules say: two cards of two suits
-    below 8 (lists of strings and numbers)."""
-    rules = game.rules
+    below 8 and a row's top card one rank above the first (`take: {any: 2}` with `select`, lists of
+    strings and numbers)."""
+    rules, piles = game.rules, game.state.piles
     suit, rank = (lambda c: rules.deck.cards[c]["suit"]), (lambda c: rules.deck.cards[c]["rank"])
     for move in legal:
         if move.name == "pair_up":
+            (row, taken), = move.selection
             assert suit(move.pick[0]) != suit(move.pick[1]) and max(map(rank, move.pick)) < 8
+            assert taken == 1 and rank(piles[row][-1]) == rank(move.pick[0]) + 1
 
 
 def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals_with_where_play_the_same() -> None:
     # tests/fixtures/gather/gather.yaml: `when` on a selection's chosen cards and piles (listed and
     # applied), a trigger's `for` over a range, slices of piles, of a list of piles and of a range
     # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
-    # hidden pile, blind but for the cards the seat knows; lists of numbers and strings built by
-    # `list(...)` (indexed, sliced, looped over, min and max). Compared at every step, views included.
+    # hidden pile, blind but for the cards the seat knows; `select` with `take: {any: 2}`, lists of
+    # numbers and strings built by `list(...)` (indexed, sliced, looped over, min and max). Compared
+    # at every step, views included.
     rules = load_ruleset(GATHER)
     backend = native_backend(rules)
     played: set[str] = set()
