@@ -1463,10 +1463,14 @@ class _ModuleBuilder(_Emitter):
         order, each skipped or giving one of its counts, cut where a sum of values that cannot
         be negative passes the goal; more than `limit` steps in one listing stops (Python replays)."""
         rules, k = self.rules, template.index
-        zones = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
-        if any(rules.zones[z].seat_piles is not None for z in zones):
-            raise self.no("'select' from a per-player zone", path + ("from",))
+        zones = [rules.zones[z] for z in (spec["from"] if isinstance(spec["from"], list) else [spec["from"]])]
         piles, take = list(template.select_piles), template.select_take
+        tried = f"SELP_{k}"  # the piles tried, in order: with a per-player zone, the seat's own (and the shared)
+        if any(zone.seat_piles is not None for zone in zones):
+            rows = [[p for zone in zones for p in (zone.piles if zone.seat_piles is None else zone.seat_piles[seat])]
+                    for seat in range(rules.max_players)]
+            self.helpers.append(f"SELSEAT_{k} = np.array({rows!r}, dtype=np.int64)")
+            tried = f"SELSEAT_{k}[b_player]"
         inner = dict(env)
         inner["p"] = _Val("pile", "p")
         # (as make_selector binds them: the source's top n cards, whatever the move takes)
@@ -1487,7 +1491,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     n_opt = 0
     OP = np.empty(NP, dtype=np.int64); NO = np.empty(NP, dtype=np.int64)
     OC = np.empty((NP, NC + 1), dtype=np.int64); OV = np.empty((NP, NC + 1), dtype=np.int64)
-    for p in SELP_{k}:
+    for p in {tried}:
         if p == b_src or p == b_dst or N[p] == 0:
             continue
         if not {test}:

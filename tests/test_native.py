@@ -119,9 +119,10 @@ def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lac
 
 
 def _offered_as_gather_says(game: Any, legal: list[Any]) -> None:
-    """The Python backend offers `pair_up` (gather.yaml) as its rules say: two cards of two suits
-    below 8 and a row's top card one rank above the first (`take: {any: 2}` with `select`, lists of
-    strings and numbers)."""
+    """The Python backend offers `pair_up` and `match` (gather.yaml) as their rules say: two cards
+    of two suits below 8 and a row's top card one rank above the first (`take: {any: 2}` with
+    `select`, lists of strings and numbers); a row's top card with the top card of the seat's own
+    hand of its rank (`select` from a per-player zone), its suit not among the discard's last two."""
     rules, piles = game.rules, game.state.piles
     suit, rank = (lambda c: rules.deck.cards[c]["suit"]), (lambda c: rules.deck.cards[c]["rank"])
     for move in legal:
@@ -129,15 +130,20 @@ def _offered_as_gather_says(game: Any, legal: list[Any]) -> None:
             (row, taken), = move.selection
             assert suit(move.pick[0]) != suit(move.pick[1]) and max(map(rank, move.pick)) < 8
             assert taken == 1 and rank(piles[row][-1]) == rank(move.pick[0]) + 1
+        elif move.name == "match":
+            (hand, taken), = move.selection
+            card = piles[move.src][-1]
+            assert hand == rules.zones["hand"].seat_piles[game.current_player][0] and taken == 1
+            assert rank(piles[hand][-1]) == rank(card) and suit(card) not in map(suit, piles[move.dst][-2:])
 
 
 def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals_with_where_play_the_same() -> None:
     # tests/fixtures/gather/gather.yaml: `when` on a selection's chosen cards and piles (listed and
     # applied), a trigger's `for` over a range, slices of piles, of a list of piles and of a range
     # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
-    # hidden pile, blind but for the cards the seat knows; `select` with `take: {any: 2}`, lists of
-    # numbers and strings built by `list(...)` (indexed, sliced, looped over, min and max). Compared
-    # at every step, views included.
+    # hidden pile, blind but for the cards the seat knows; `select` with `take: {any: 2}` and from
+    # a per-player zone, lists of numbers and strings built by `list(...)` (indexed, sliced, summed,
+    # looped over, `in`, min and max). Compared at every step, views included.
     rules = load_ruleset(GATHER)
     backend = native_backend(rules)
     played: set[str] = set()
@@ -157,7 +163,7 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
             if game.reason == "the stock and the pool are empty":  # the seats with the most points
                 scores = game.scores()
                 assert game.winners() == [p for p in range(players) if scores[p] == max(scores)]
-    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine", "pair_up"}
+    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine", "pair_up", "match"}
     assert "the stock and the pool are empty" in outcomes
 
 
