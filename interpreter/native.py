@@ -1027,7 +1027,7 @@ def repeat_key(C, N, U, V, M, CODES, KW):
     w += NV
     frames = M[24]
     KW[w], KW[w + 1], KW[w + 2] = M[10], M[11], frames
-    for j in range(2 * frames):
+    for j in range(2 * min(frames, 4)):  # (where every seat plays at once, frames are only added: their number tells them)
         KW[w + 3 + j] = M[16 + j]
     KW[w + 11], KW[w + 12] = M[26], M[27]
     w += 13
@@ -1164,6 +1164,7 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPTIONAL = {_array([int(i in rules.optional_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"INTERRUPT = {_array([int(i in rules.interrupt_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"ROTATION = {rules.rotation}")
+        tables.append(f"SIMULTANEOUS = {rules.simultaneous}")
         tables.append(f"FIRST_PHASE = {rules.first_phase}")
         # Moves out of turn (`out_of_turn`): which moves are, which is the engine's `pass`, after
         # which moves (index + 1; 0: the deal) the seats are asked, and whether every seat is.
@@ -1659,12 +1660,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
             return head + self.effects(path + ("do",), inner, indent + "    ")
         if kind == "act":
-            if self.rules.simultaneous:
-                raise self.no("act in a game where every seat plays at once", path)
             seat = self.checked(self.expr(self.parse(path + ("act", "seat")), env, "int"))
             name = spec["act"].get("phase")
             phase = self.rules.phases.index(name) if name is not None else 0
-            return [f"{indent}act(M, {seat}, {phase})"]
+            return [f"{indent}{'act_at_once' if self.rules.simultaneous else 'act'}(M, {seat}, {phase})"]
         if kind == "end_turn":
             return [f"{indent}M[15] = 1"]
         if kind == "turn_to":
@@ -2242,7 +2241,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
             advance_turn(C, N, U, V, O, M, out, M[15] == 1)
             if M[0] == 0 and OPENS[k + 1] == 1:
                 ask(C, N, U, V, O, M, out, b_player, M[27], 0, M[10], M[11], M[26], k)
-    elif M[0] == 0 and M[14] == 0:
+    elif M[0] == 0 and M[14] == 0 and not SIMULTANEOUS:  # (where every seat plays at once, no turn to pass on)
         advance_turn(C, N, U, V, O, M, out, M[15] == 1)
 
 
@@ -2385,11 +2384,12 @@ def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tup
                  direction: int, asking: Any) -> None:
     """The turn's fields of M as a Python game's state has them (engine.State): the seat to act and
     its phase, the seats acting for others, the next seat and the direction, the seats asked to act
-    out of turn."""
+    out of turn. (Where every seat plays at once, `act` only adds frames: M keeps their number and
+    the first 4.)"""
     M[CURRENT], M[PHASE] = current, phase
-    if len(frames) > 4:
+    if len(frames) > 4 and not rules.simultaneous:
         raise Unsupported("a game with more than 4 seats acting for others at once")
-    for i, (seat, at) in enumerate(frames):
+    for i, (seat, at) in enumerate(frames[:4]):
         M[FRAMES + 2 * i], M[FRAMES + 2 * i + 1] = seat, at
     M[NFRAMES] = len(frames)
     M[NEXT_SEAT], M[DIRECTION] = next_seat, direction

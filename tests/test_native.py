@@ -263,6 +263,24 @@ def test_a_race_where_every_seat_plays_at_once_ends_the_same_natively_each_way()
         ("limit", []), ("won", [0]), ("lost", []), ("limit", []), ("limit", [])]
 
 
+def test_a_seat_made_to_act_where_every_seat_plays_at_once_plays_the_same_natively() -> None:
+    # `act` where every seat plays at once (race, option nudging): the seat named becomes the seat to
+    # act, and nothing comes back to the seat that acted, so its frames only pile up.
+    rules = load_ruleset(RACE, {"nudging": True})
+    backend = native_backend(rules)
+    for players, seed in ((2, 51), (3, 18)):
+        game = _walk_simultaneous(rules, backend, seed, players)
+        assert any(move.name == "nudge" for move in game.history)
+    game = rules.new_game(seed=3, players=3)
+    for turn in range(6):  # (a native game starts where the Python one has more than 4 such frames)
+        game.apply(next(move for move in game.legal_moves() if move.name == "nudge"))
+        assert game.current_player == (turn + 1) % 3 and len(game.state.frames) == turn + 1
+    native.compare(backend, game, random.Random(3).choice)
+    python = simulate_games(RACE, 4, options=["nudging=true"], seed=4)
+    compiled = simulate_games(RACE, 4, options=["nudging=true"], seed=4, engine="native")
+    assert compiled.plan.engine == "native" and compiled.records == python.records
+
+
 def test_a_native_position_lists_and_applies_any_seats_actions_where_every_seat_plays_at_once() -> None:
     from cardrules.errors import IllegalMoveError
 
