@@ -825,6 +825,18 @@ def contains(xs, x):
 
 
 @njit(cache=True)
+def winners_mask(seats, players):
+    """The winning seats an end condition names, as a bit mask (a seat the game has not, or one named
+    twice, stops: Python keeps such a list as it is)."""
+    mask = 0
+    for seat in seats:
+        if seat < 0 or seat >= players or (mask >> seat) & 1:
+            raise Stop("winners: a seat the game has not, or one named twice")
+        mask |= 1 << seat
+    return mask
+
+
+@njit(cache=True)
 def list_sum(xs):
     """`sum(xs)` of a list of numbers (none in it stops: Python says where)."""
     total = 0
@@ -1705,18 +1717,21 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         count (of `i`, its index) is above the row; with `where`, the topmost card of the source
         that matches (`card`, `dst` the pile dealt to), brought to the top first."""
         zone = self.rules.zones[spec["to"]]
-        if zone.seat_piles is not None and zone.piles != tuple(p for group in zone.seat_piles for p in group):
-            raise self.no("a deal to a zone whose piles are not in seat order", path + ("to",))
-        per_seat = len(zone.seat_piles[0]) if zone.seat_piles is not None else 0
-        count = f"M[12] * {per_seat}" if per_seat else str(len(zone.piles))  # the piles of the seats in the game
         i, wanted, row, more, q, source = (self.fresh(x) for x in ("i", "wanted", "row", "more", "q", "source"))
+        if zone.seat_piles is not None:  # the piles of the seats in the game, seat by seat (Zone.piles_for)
+            per_seat = len(zone.seat_piles[0])
+            count = f"M[12] * {per_seat}"
+            dealt = f"SEATS_{zone.name}[{q} // {per_seat}]" if zone.single else \
+                f"SEATS_{zone.name}[{q} // {per_seat}, {q} % {per_seat}]"
+        else:
+            count, dealt = str(len(zone.piles)), f"Z_{zone.name}[{q}]"
         counts = self.checked(self.expr(self.parse(path + ("counts",)), {**env, "i": _int(i)}, "int"))
         src = self.checked(self.expr(self.parse(path + ("from",)), env))
         face = int(spec.get("face", "down") == "up")
         find = [f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')"]
         if "where" in spec:
             j, card = self.fresh("j"), self.fresh("card")
-            inner = {**env, "card": _Val("card", card), "dst": _Val("pile", f"Z_{zone.name}[{q}]")}
+            inner = {**env, "card": _Val("card", card), "dst": _Val("pile", dealt)}
             test = self.expr(self.parse(path + ("where",)), inner, "bool").code
             deep = indent + "                "
             find = [f"{indent}            {j} = N[{source}] - 1",
@@ -1738,7 +1753,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 f"{indent}            {more} = True",
                 f"{indent}            {source} = {src}",
                 *find,
-                f"{indent}            move_cards(C, N, U, {source}, Z_{zone.name}[{q}], 1, False, {face}, False, TMP)",
+                f"{indent}            move_cards(C, N, U, {source}, {dealt}, 1, False, {face}, False, TMP)",
                 f"{indent}    {row} += 1"]
 
     def show_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
@@ -1970,23 +1985,19 @@ def is_safe(C, N, U, V, O, M, MC, a):
         return self._cycle_code(env) + text
 
     def winners(self, path: tuple[Any, ...], env: dict[str, _Val]) -> str:
-        """Code for the winning seats an end condition names, as a bit mask: a seat, or
-        `list(p for p in seats if ...)`."""
-        node = self.parse(path)
-        if isinstance(node, Comprehension) and node.func == "list" and isinstance(node.iterable, Name) \
-                and node.iterable.name == "seats" and node.element == Name(node.element.pos, node.names[0]):
-            x = node.names[0]
-            condition = self.expr(node.condition, {**env, x: _int("x"), "\0" + x: _int("x")}, "bool").code \
-                if node.condition is not None else "True"
-            name = self.fresh("winners")
-            self.helpers.append(f"@njit(cache=True)\ndef {name}(C, N, U, V, O, M, b_player):\n    mask = 0\n"
-                                f"    for x in range(M[12]):\n        if {condition}: mask |= 1 << x\n"
-                                f"    return mask\n")
-            return f"{name}(C, N, U, V, O, M, b_player)"
-        seat = self.expr(node, env)
-        if seat.type != "int":
-            raise self.no("winners that are not a seat or list(p for p in seats if ...)", path)
-        return f"seat_mask({self.checked(seat)})"
+        """Code for the winning seats an end condition names, as a bit mask: a seat, or a list of
+        seats (`list(...)`, `seats`, a range). A seat the game has not, or one named twice (which
+        Python keeps in its list), stops compiled code, and Python plays."""
+        value = self.expr(self.parse(path), env)
+        if value.type == "int":
+            return f"winners_mask(np.array([{self.checked(value)}]), M[12])"
+        if value.type == "int_list":
+            return f"winners_mask({value.code}, M[12])"
+        if value.type == "seats":
+            return f"((1 << {value.code}) - 1)"
+        if value.type == "range":
+            return f"winners_mask(np.arange({value.lo}, {value.hi}), M[12])"
+        raise self.no(f"winners that are {value.type}, not seats", path)
 
     def _cycle_code(self, env: dict[str, _Val]) -> str:
         cycle = self.rules.cycle

@@ -224,13 +224,6 @@ def end(M, result, reason):
 
 
 @njit(cache=True)
-def seat_mask(seat):
-    if seat < 0 or seat > 62:
-        raise Stop("no such seat")
-    return 1 << seat
-
-
-@njit(cache=True)
 def turn_to(M, seat):
     """`turn_to`: the seat takes the next turn."""
     if seat < 0 or seat >= M[12]:

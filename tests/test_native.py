@@ -143,7 +143,8 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
     # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
     # hidden pile, blind but for the cards the seat knows; `select` with `take: {any: 2}` and from
     # a per-player zone, lists of numbers and strings built by `list(...)` (indexed, sliced, summed,
-    # looped over, `in`, min and max). Compared at every step, views included.
+    # looped over, `in`, min and max), and winners built over a range. Compared at every step,
+    # views included.
     rules = load_ruleset(GATHER)
     backend = native_backend(rules)
     played: set[str] = set()
