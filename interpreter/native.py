@@ -2452,7 +2452,7 @@ class NativeGame:
         self.MC = np.zeros(max(ncards, 1), dtype=np.int64)
         self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
         if game._cycle is not None:
-            raise Unsupported("a game with a cycle under way")
+            self._cycle_under_way(*game._cycle)
         if rules.repeat is not None:
             self._count_seen(game)
         self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
@@ -2460,6 +2460,22 @@ class NativeGame:
         self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
         if self.cnt < 0:
             raise NativeStop("compiled code stopped: more legal moves than it keeps")
+
+    def _cycle_under_way(self, seen: frozenset[Any], offered: bool) -> None:
+        """The cycle of `end.cycle` under way in the Python game (`Game._cycle`): its positions
+        (each card's place and face, as `position_key` keys them), or, once one of them offered
+        another move, only that."""
+        if offered:
+            self.M[CYCLE] = CYCLE_OFFERED
+            return
+        if len(seen) > len(self.CK):
+            raise NativeStop("compiled code stopped: too many positions in one cycle")
+        cap1 = len(self.native.rules.deck) + 1
+        for row, (piles, up) in enumerate(seen):
+            for p, pile in enumerate(piles):
+                for i, card in enumerate(pile):
+                    self.CK[row, card] = (p * cap1 + i) * 2 + up[card] + 1
+        self.M[CYCLE], self.M[SEEN] = CYCLE_TRACKING, len(seen)
 
     def _count_seen(self, game: Any) -> None:
         """`end.repeat`: a store of positions seen (in KEY) holding those the Python game has counted

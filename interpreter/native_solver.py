@@ -161,6 +161,8 @@ class NativeSearch:
             raise Unsupported("the solver's keys: more than 16 seats or 65,535 phases")
         if rules.repeat is not None:
             raise Unsupported(REPEAT_UNSEARCHED)
+        if game._cycle is not None:  # (its positions so far are not on the search's path)
+            raise Unsupported("a game with a cycle under way")
         self.native: Native = native_backend(rules)
         if "won" not in self.native.results:
             raise Unsupported("a ruleset that cannot end won (the native solver searches for wins)")

@@ -325,6 +325,24 @@ def test_klondike_deals_that_end_each_way_play_the_same_in_both_backends(options
     assert {"lost", "limit", "won"} <= outcomes
 
 
+def test_a_native_game_starts_where_a_cycle_through_the_stock_is_under_way() -> None:
+    # end.cycle: a native game started from a Python game in the middle of a cycle goes on with the
+    # cycle's positions (a deal with no move but turning the stock: the cycle ends it alike), or
+    # with the note that a position on the way offered another move.
+    rules = load_ruleset("klondike", {"draw": 3})
+    backend = native_backend(rules)
+    game = rules.new_game(deal=dead_deal())
+    for _ in range(5):
+        game.apply(game.legal_moves()[0])
+    assert game._cycle is not None and len(game._cycle[0]) == 6 and not game._cycle[1]
+    assert native.compare(backend, game, lambda legal: legal[0]) == 4
+    assert game.reason == "a whole cycle through the stock offered no move but turning it"
+    game = rules.new_game(seed=4, max_moves=100)
+    while game._cycle is None or not game._cycle[1]:  # turning the stock where another move is offered
+        game.apply(next(move for move in game.legal_moves() if move.name in ("draw", "redeal")))
+    native.compare(backend, game, random.Random(4).choice)
+
+
 def test_one_compiled_module_serves_every_option_combination_and_variant() -> None:
     sources = {native.lower(load_ruleset("klondike", options))[0] for options in _combinations("klondike")}
     sources |= {native.lower(load_ruleset(name))[0] for name in ("klondike-draw3", "klondike-vegas")}
