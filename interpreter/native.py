@@ -1039,7 +1039,7 @@ def repeat_key(C, N, U, V, M, CODES, KW):
     w += NV
     frames = M[24]
     KW[w], KW[w + 1], KW[w + 2] = M[10], M[11], frames
-    for j in range(2 * min(frames, 4)):  # (where every seat plays at once, frames are only added: their number tells them)
+    for j in range(2 * min(frames, 4)):  # (where every seat plays at once, frames are only added: their number tells)
         KW[w + 3 + j] = M[16 + j]
     KW[w + 11], KW[w + 12] = M[26], M[27]
     w += 13
