@@ -60,6 +60,8 @@ from .parser import (
 
 NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
 NO_STR = -1  # a string that is `none`
+LISTS = {"int_list": "int", "str_list": "str"}  # lists built by list(...) (arrays of their own): their items' type
+LOOPED = {"piles": "pile", "range": "int", "seats": "int", **LISTS}  # what a loop over such items binds (else cards)
 
 # The meta fields of a game (`M`): 0-9 the end and the cycle; 10 the seat to act, 11 its phase,
 # 12 the seats in the game, 13 the winners an end condition named (a bit mask, -1: none named),
@@ -80,6 +82,7 @@ CYCLE_NONE, CYCLE_OFFERED, CYCLE_TRACKING = 0, 1, 2
 BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
 MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)
+MAX_REPEAT_POSITIONS = 1 << 20  # positions one game may keep for `end.repeat` natively (else NativeStop)
 
 
 class Unsupported(Exception):
@@ -102,7 +105,7 @@ class NativeStop(CardrulesError):
 class _Val:
     """A lowered value: its type, its code, and for a list of cards `(array, lo, hi)`."""
 
-    type: str  # int bool str card pile piles cards none
+    type: str  # int bool str card pile piles cards none; int_list str_list (list(...) of numbers, strings)
     code: str = ""
     value: Any = None  # a constant known at lowering (zone piles)
     const: bool = False
@@ -228,6 +231,8 @@ class _Emitter:
                 return _Val("card", f"at(C[{pile}][:N[{pile}]], {self.checked(index)})")
             if obj.type == "cards":
                 return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
+            if obj.type in LISTS:  # an item (a number may be none)
+                return _Val(LISTS[obj.type], f"at({obj.code}, {self.checked(index)})", maybe_none=True)
             raise self.no("indexing this value")
         if isinstance(node, Slice):
             return self._slice(node, env)
@@ -285,13 +290,13 @@ class _Emitter:
         if obj.type == "pile":
             pile = self.checked(obj)
             obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
-        if obj.type == "piles":  # bounds known only in play: a window of the array of piles
+        if obj.type in ("piles", *LISTS):  # bounds known only in play: a window of the array
             if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
                 obj = _Val("piles", _array(obj.value) if obj.value else "np.empty(0, dtype=np.int64)")
             whole = f"len({obj.code})"
             lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
             hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
-            return _Val("piles", f"{obj.code}[{lo}:max({lo}, {hi})]")
+            return _Val(obj.type, f"{obj.code}[{lo}:max({lo}, {hi})]")
         if obj.type == "range":  # numbers from lo up to hi: a narrower range
             end = f"max({obj.lo}, {obj.hi})"
             lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {end})" if bounds[0] is not None else obj.lo
@@ -522,6 +527,8 @@ class _Emitter:
                 size = f"({arg.hi} - {arg.lo})"
             elif arg.type == "piles":
                 size = repr(len(arg.value)) if arg.value is not None else f"len({arg.code})"
+            elif arg.type in LISTS:
+                size = f"len({arg.code})"
             elif arg.type == "range":
                 size = f"max(0, {arg.hi} - {arg.lo})"
             else:
@@ -554,6 +561,13 @@ class _Emitter:
         if func == "abs":
             arg = self.expr(args[0], env, "int")
             return _int(f"abs({self.checked(arg)})")
+        if func in ("min", "max", "sum", "count") and len(args) == 1:  # of a list built by list(...)
+            arg = self.expr(args[0], env)
+            if func == "count" and arg.type in LISTS:
+                return _int(f"len({arg.code})")
+            if arg.type != "int_list":
+                raise self.no(f"{func}() of {arg.type}")
+            return _int(f"list_{func}({arg.code})", maybe_none=func != "sum")
         if func in ("min", "max") and len(args) >= 2:
             parts = [self.checked(self.expr(a, env, "int")) for a in args]
             code = parts[0]
@@ -591,10 +605,10 @@ class _Emitter:
                 if other.type == "none":
                     return _Val("bool", repr(op == "=="), op == "==", True)
                 left, right = self.as_type(left, other.type), self.as_type(right, other.type)
-            elif len(types) != 1:
+            elif len(types) != 1 and not types & {"cards", "piles", *LISTS}:
                 return _Val("bool", repr(op == "!="), op == "!=", True)
-            if left.type in ("cards", "piles"):
-                raise self.no(f"comparing {left.type}")
+            if {left.type, right.type} & {"cards", "piles", *LISTS}:
+                raise self.no(f"comparing {left.type} and {right.type}")
             return _Val("bool", f"({left.code} {op} {right.code})")
         if op in ("<", "<=", ">", ">="):
             if left.type != "int" or right.type != "int":
@@ -623,6 +637,8 @@ class _Emitter:
             elif right.type == "range" and left.type in ("int", "none"):
                 x = self.as_type(left, "int").code
                 code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
+            elif right.type in LISTS and left.type in (LISTS[right.type], "none"):
+                code = f"contains({right.code}, {self.as_type(left, LISTS[right.type]).code})"
             else:
                 raise self.no(f"'in' on {left.type} and {right.type}")
         return _Val("bool", code if node.op == "in" else f"(not {code})")
@@ -688,6 +704,9 @@ class _Emitter:
             elif items.type == "seats" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
                 element_type, bound = "int", items.code
+            elif items.type in LISTS and len(node.names) == 1:
+                lines.append(f"    for {x} in {items.code}:")
+                element_type, bound = LISTS[items.type], f"len({items.code})"
             elif items.type == "range" and len(node.names) == 1:
                 lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
                 element_type, bound = "int", f"max({items.hi} - ({items.lo}), 0)"
@@ -706,7 +725,9 @@ class _Emitter:
                 element_type, bound = "str" if items.type == "strs" else "int", "63"
             else:
                 raise self.no(f"a comprehension over {items.type}")
-            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x)
+            # (a list's number may be none)
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x,
+                                                                      maybe_none=items.type == "int_list")
             item = (x, element_type)
         element = self.expr(node.element, inner)
         condition = self.expr(node.condition, inner, "bool") if node.condition is not None else None
@@ -736,22 +757,22 @@ class _Emitter:
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
-        elif func == "list":  # the items, in order, in an array of their own: cards or piles
-            if element.type not in ("card", "pile"):
+        elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
+            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list"}
+            if element.type not in of:
                 raise self.no(f"a list of {element.type} built by list(... for ...)")
             lines.append(f"{body}acc[count] = {element.code}; count += 1")
-            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", \
-                "cards" if element.type == "card" else "piles"
+            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", of[element.type]
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
-            if item is None or item[1] not in ("int", "card", "pile"):
+            if item is None or item[1] not in ("int", "card", "pile", "str"):
                 raise self.no(f"{func}() of this kind of item")
             better = "<" if func == "argmin" else ">"
             lines.append(f"{body}v = {self.checked(element)}")
             lines.append(f"{body}if not found or v {better} key: key = v; acc = {item[0]}")
             lines.append(f"{body}found = True")
             type_ = item[1]
-            result, ret = ("NOCARD" if type_ == "card" else "NO_INT"), "acc"
+            result, ret = {"card": "NOCARD", "str": "NO_STR"}.get(type_, "NO_INT"), "acc"
         name = self.fresh("comp")
         head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
                 f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
@@ -792,6 +813,61 @@ def top_of(xs, lo, hi):
 @njit(cache=True)
 def bottom_of(xs, lo, hi):
     return xs[lo] if hi > lo else NOCARD
+
+
+@njit(cache=True)
+def contains(xs, x):
+    """`x in xs`, a list built by list(...)."""
+    for y in xs:
+        if y == x:
+            return True
+    return False
+
+
+@njit(cache=True)
+def winners_mask(seats, players):
+    """The winning seats an end condition names, as a bit mask (a seat the game has not, or one named
+    twice, stops: Python keeps such a list as it is)."""
+    mask = 0
+    for seat in seats:
+        if seat < 0 or seat >= players or (mask >> seat) & 1:
+            raise Stop("winners: a seat the game has not, or one named twice")
+        mask |= 1 << seat
+    return mask
+
+
+@njit(cache=True)
+def list_sum(xs):
+    """`sum(xs)` of a list of numbers (none in it stops: Python says where)."""
+    total = 0
+    for x in xs:
+        total = add(total, ck(x))
+    return total
+
+
+@njit(cache=True)
+def list_min(xs):
+    """`min(xs)` of a list of numbers: none if empty; none beside other items stops (Python's min
+    cannot order it)."""
+    if len(xs) == 1:
+        return xs[0]
+    best = NO_INT
+    for i in range(len(xs)):
+        if i == 0 or ck(xs[i]) < best:
+            best = ck(xs[i])
+    return best
+
+
+@njit(cache=True)
+def list_max(xs):
+    """`max(xs)` of a list of numbers, as list_min."""
+    if len(xs) == 1:
+        return xs[0]
+    best = NO_INT
+    for i in range(len(xs)):
+        if i == 0 or ck(xs[i]) > best:
+            best = ck(xs[i])
+    return best
 
 
 @njit(cache=True)
@@ -931,6 +1007,123 @@ def set_seen(SEEN, seen, PICKED, k):
 '''
 
 
+# `end.repeat` (engine.Game._position_key): every position a game reaches is counted, in a store
+# kept in KEY after the cycle's scratch key (KEY[:NC]), so that the compiled functions' arguments
+# stay as they are; a KEY of NC words keeps no store and counts nothing (a greedy bot's trial copy,
+# which forgets the positions seen as Game.determinize does: one position counted once there can
+# end nothing, since `count` is at least 2). The store: KEY[NC] the keys kept, KEY[NC + 1] how many
+# it has room for, KEY[NC + 2] the size of its table; then each card's code (scratch), the key of
+# the position now, the open-addressing table (0: empty, else the key's row + 1), the keys a row
+# each, and their counts. Keys are exact (the cards packed RBITS bits each, then every variable and
+# the turn's fields as Python's key has them), and a hash match is always checked word by word.
+# NativeGame.repeat_room makes room; past MAX_REPEAT_POSITIONS keys compiled code stops.
+_REPEAT = '''
+@njit(cache=True)
+def repeat_key(C, N, U, V, M, CODES, KW):
+    """The position's key (engine.Game._position_key) in KW: each card's place and face, the
+    variables, the seat to act and its phase, the seats acting for others, the next seat and the
+    direction, and the seats asked to act out of turn (engine.State.asking: the turn to go back
+    to, the move they are asked after and the seats still to ask, in order)."""
+    for c in range(NC):
+        CODES[c] = U[c]  # a card in no pile: its face alone
+    for p in range(NP):
+        for i in range(N[p]):
+            c = C[p, i]
+            CODES[c] = U[c] + 2 * (1 + p * CAP1 + i)
+    KW[:] = 0
+    for c in range(NC):
+        KW[c // RPER] |= CODES[c] << (RBITS * (c % RPER))
+    w = RCARDS
+    for s in range(NV):
+        KW[w + s] = V[s]
+    w += NV
+    frames = M[24]
+    KW[w], KW[w + 1], KW[w + 2] = M[10], M[11], frames
+    for j in range(2 * min(frames, 4)):  # (where every seat plays at once, frames are only added: their number tells)
+        KW[w + 3 + j] = M[16 + j]
+    KW[w + 11], KW[w + 12] = M[26], M[27]
+    w += 13
+    if M[28] == 1:
+        n = M[12]
+        KW[w], KW[w + 1], KW[w + 2], KW[w + 3], KW[w + 4], KW[w + 5] = 1, M[29], M[30], M[31], M[35], n - M[34]
+        for j in range(M[34], n):
+            KW[w + 6 + j - M[34]] = (M[32] + M[33] * (j + 1)) % n
+
+
+@njit(cache=True)
+def repeat_add(KEY, times):
+    """Count `times` more occurrences of the key now (KW, in the store): how often it has occurred."""
+    used, room, size = KEY[NC], KEY[NC + 1], KEY[NC + 2]
+    kw = NC + 3 + NC
+    table = kw + RW
+    keys = table + size
+    counts = keys + room * RW
+    KW = KEY[kw:table]
+    mask = size - 1
+    i = key_hash(KW) & mask
+    while KEY[table + i] != 0:
+        row = KEY[table + i] - 1
+        if same(KEY[keys + row * RW:keys + (row + 1) * RW], KW):
+            KEY[counts + row] += times
+            return KEY[counts + row]
+        i = (i + 1) & mask
+    if used == room:
+        raise Stop("more positions than end.repeat keeps")
+    KEY[keys + used * RW:keys + (used + 1) * RW] = KW
+    KEY[counts + used] = times
+    KEY[table + i] = used + 1
+    KEY[NC] = used + 1
+    return times
+
+
+@njit(cache=True)
+def repeat_seen(C, N, U, V, M, KEY, times):
+    """`end.repeat`: count the position now `times` more times; how often it has occurred (0 where
+    KEY keeps no store)."""
+    if len(KEY) == NC:
+        return 0
+    kw = NC + 3 + NC
+    repeat_key(C, N, U, V, M, KEY[NC + 3:kw], KEY[kw:kw + RW])
+    return repeat_add(KEY, times)
+
+
+@njit(cache=True)
+def repeat_copy(OLD, NEW):
+    """Count every key of the store OLD in the (larger, empty) store NEW."""
+    size = OLD[NC + 2]
+    keys = NC + 3 + NC + RW + size
+    counts = keys + OLD[NC + 1] * RW
+    kw = NC + 3 + NC
+    for row in range(OLD[NC]):
+        NEW[kw:kw + RW] = OLD[keys + row * RW:keys + (row + 1) * RW]
+        repeat_add(NEW, OLD[counts + row])
+'''
+
+
+def _repeat_source(rules: Any) -> str:
+    """`_REPEAT` with the sizes of this ruleset's position keys."""
+    ncards, npiles = len(rules.deck), rules.pile_count
+    bits = (2 * (1 + npiles * (ncards + 1)) + 1).bit_length()  # a card's code: 2 x (1 + its place) + its face
+    per_word = 63 // bits
+    card_words = (ncards + per_word - 1) // per_word
+    words = card_words + rules.var_count + 13 + 6 + rules.max_players
+    return "\n".join([f"RBITS = {bits}", f"RPER = {per_word}", f"RCARDS = {card_words}",
+                      f"NV = {rules.var_count}", f"RW = {words}", _REPEAT])
+
+
+def repeat_store(native: Any, room: int) -> Any:
+    """An empty store of positions seen (`_REPEAT`) with room for `room` keys, after the scratch key."""
+    np = native.np
+    ncards = len(native.rules.deck)
+    words = int(native.module.RW)
+    size = 16
+    while size < 2 * room:
+        size *= 2
+    store = np.zeros(ncards + 3 + ncards + words + size + room * (words + 1), dtype=np.int64)
+    store[ncards + 1], store[ncards + 2] = room, size
+    return store
+
+
 def _array(values: Any) -> str:
     return f"np.array({list(values)!r}, dtype=np.int64)"
 
@@ -940,8 +1133,6 @@ class _ModuleBuilder(_Emitter):
 
     def build(self) -> tuple[str, dict[str, Any]]:
         rules = self.rules
-        if rules.repeat is not None:
-            raise self.no("end.repeat", ("end", "repeat"))
         # (`on_start` runs in Python with the setup, before the native game starts)
         self.deck = rules.deck
         ncards, npiles = len(rules.deck), rules.pile_count
@@ -954,6 +1145,8 @@ class _ModuleBuilder(_Emitter):
         lines += [f"KN = {ncards + 1}", f"TRACKS = {rules.tracks_knowledge}"]
         if rules.tracks_knowledge:
             lines.append(_KNOWLEDGE)
+        if rules.repeat is not None:  # end.repeat: the positions seen, kept in KEY after the cycle's scratch key
+            lines.append(_repeat_source(rules))
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
         if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
@@ -983,6 +1176,7 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPTIONAL = {_array([int(i in rules.optional_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"INTERRUPT = {_array([int(i in rules.interrupt_phases) for i in range(len(phases))] + [0])}")
         tables.append(f"ROTATION = {rules.rotation}")
+        tables.append(f"SIMULTANEOUS = {rules.simultaneous}")
         tables.append(f"FIRST_PHASE = {rules.first_phase}")
         # Moves out of turn (`out_of_turn`): which moves are, which is the engine's `pass`, after
         # which moves (index + 1; 0: the deal) the seats are asked, and whether every seat is.
@@ -991,16 +1185,17 @@ class _ModuleBuilder(_Emitter):
         tables.append(f"OPENS = {_array([int(k in rules.opens_asking) for k in range(-1, len(rules.moves))])}")
         tables.append(f"ASKS_EVERYONE = {int(rules.asks_everyone)}")
         tables.append(f"ASKS_OUT_OF_TURN = {rules.out_of_turn}")  # (else the code for it is left out when compiled)
-        # A selection is one digit per pile of its move's `select` (the count taken, 0: none), so
-        # an action number needs CAP1 ** (most such piles) more values.
-        widest = max((len(piles) for piles in self.select_piles.values()), default=0)
-        widest = max(widest, self.pick_digits())  # `take: {any: K}`: its other K - 1 cards, a digit each
+        # A selection is one digit per pile of its move's `select` (the count taken, 0: none), then
+        # for `take: {any: K}` one per card after the first, so an action number needs CAP1 ** (the
+        # most such digits of a move) more values.
+        widest = self.selection_digits()
         radix = len(rules.moves) * (npiles + 1) ** 2 * (ncards + 1) * (ncards + 2) * (rules.max_players + 1) * \
             (ncards + 1) ** widest
         if radix >= 2 ** 62:
             raise self.no("too many moves to number in 64 bits (piles, cards and selections)", ("moves",))
         tables.append(f"SELR = {(ncards + 1) ** widest}")
         tables.append(f"SELPOW = {_array([(ncards + 1) ** i for i in range(max(widest, 1))])}")
+        tables.append(f"PICK_AT = {_array([(ncards + 1) ** len(t.select_piles) for t in rules.moves] or [1])}")
         tables.append(f"MAX_FOUND = {MAX_FOUND}")
         tables.append(f"PILE_OWNER = {_array(rules.pile_owner)}")
         tables.append(f"EMPTY_FIRST = {_array(rules.empty_first)}")
@@ -1020,12 +1215,18 @@ class _ModuleBuilder(_Emitter):
                         if self.kinds.get(name) == "str" for seat in range(rules.max_players if variable.per_player else 1)]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
                         "select_piles": dict(self.select_piles), "string_slots": string_slots,
-                        "pick_digits": self.pick_digits()}
+                        "selection_digits": self.selection_digits()}
 
     def pick_digits(self) -> int:
         """The digits of the selection field a `take: {any: K}` move uses for its cards after the
         first (a card id each, bottom first as `Move.pick`): K - 1 for the largest K."""
         return max([t.picks - 1 for t in self.rules.moves if t.take == "any"], default=0)
+
+    def selection_digits(self) -> int:
+        """The digits of the selection field of the move that uses most: one per pile its `select`
+        may choose (`PICK_AT`: the count taken), then its `take: {any: K}` cards after the first."""
+        return max([len(t.select_piles) + (t.picks - 1 if t.take == "any" else 0) for t in self.rules.moves],
+                   default=0)
 
     # -- the listing of legal moves ---------------------------------------------------------
 
@@ -1212,7 +1413,8 @@ class _ModuleBuilder(_Emitter):
         if run and match is None:
             run_loop()
         pick = "b_pick" if any_card else "-2"
-        selection = "b_others" if any_card and template.picks > 1 else "0"
+        others = "b_others" if any_card and template.picks > 1 else "0"
+        selection = others
         if select is not None:
             chooser = self.selector(template, path + ("select",), select, env)
             lines.append(f"{indent}found = {chooser}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, "
@@ -1228,7 +1430,7 @@ class _ModuleBuilder(_Emitter):
             lines.append(f"{indent}b_sel = 0")
             lines.append(f"{indent}for sj in range(SL[si]):")
             lines.append(f"{indent}    b_sel += SC[si, sj] * SELPOW[SELPOS_{k}[SP[si, sj]]]")
-            selection = "b_sel"
+            selection = f"b_sel + {others}"
         if for_seat or chooses:
             lines.append(f"{indent}for b_target in range({len(template.choices) if chooses else 'M[12]'}):")
             indent += "    "
@@ -1244,9 +1446,8 @@ class _ModuleBuilder(_Emitter):
         itertools.combinations orders them (places in the pile, bottom first), sets of the same
         codes once; the loop over sets, its body one level deeper. Binds b_n, b_card, b_pick (the
         first card) and b_others (the other cards, the selection field's digits)."""
-        path, k = ("moves", template.name), template.picks
-        if "select" in self.value_at(path):
-            raise self.no("a move with both 'select' and take: {any: K}", path + ("take",))
+        k = template.picks
+        after = len(template.select_piles)  # (the digits of a `select` come first)
         if _PICK_SETS not in self.helpers:
             self.helpers.append(_PICK_SETS)
         zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
@@ -1268,21 +1469,27 @@ class _ModuleBuilder(_Emitter):
         if repeats:
             lines += [f"{body}if set_seen(SETS_SEEN, sets_seen, PICKED, {k}): continue", f"{body}sets_seen += 1"]
         return lines + [f"{body}b_n = {k}; b_card = PICKED[0]; b_pick = PICKED[0]; b_others = 0",
-                        f"{body}for t in range(1, {k}): b_others += PICKED[t] * SELPOW[t - 1]"]
+                        f"{body}for t in range(1, {k}): b_others += PICKED[t] * SELPOW[t - 1 + {after}]"]
 
     def selector(self, template: Any, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val]) -> str:
         """The search of `select` (movegen.make_selector), as a compiled function: piles tried in
         order, each skipped or giving one of its counts, cut where a sum of values that cannot
         be negative passes the goal; more than `limit` steps in one listing stops (Python replays)."""
         rules, k = self.rules, template.index
-        zones = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
-        if any(rules.zones[z].seat_piles is not None for z in zones):
-            raise self.no("'select' from a per-player zone", path + ("from",))
+        zones = [rules.zones[z] for z in (spec["from"] if isinstance(spec["from"], list) else [spec["from"]])]
         piles, take = list(template.select_piles), template.select_take
+        tried = f"SELP_{k}"  # the piles tried, in order: with a per-player zone, the seat's own (and the shared)
+        if any(zone.seat_piles is not None for zone in zones):
+            rows = [[p for zone in zones for p in (zone.piles if zone.seat_piles is None else zone.seat_piles[seat])]
+                    for seat in range(rules.max_players)]
+            self.helpers.append(f"SELSEAT_{k} = np.array({rows!r}, dtype=np.int64)")
+            tried = f"SELSEAT_{k}[b_player]"
         inner = dict(env)
         inner["p"] = _Val("pile", "p")
+        # (as make_selector binds them: the source's top n cards, whatever the move takes)
+        inner["cards"] = _Val("cards", arr="C[b_src]", lo="N[b_src] - b_n", hi="N[b_src]")
         test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
-        goal = self.checked(self.expr(self.parse(path + ("equals",)), env, "int")) if "equals" in spec else None
+        goal = self.checked(self.expr(self.parse(path + ("equals",)), inner, "int")) if "equals" in spec else None
         attribute = spec.get("sum")
         values = f"A_{attribute}" if attribute else None
         fewest, most, limit = spec.get("min", 1), spec.get("max", len(piles)), spec.get("limit", 10_000)
@@ -1297,7 +1504,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     n_opt = 0
     OP = np.empty(NP, dtype=np.int64); NO = np.empty(NP, dtype=np.int64)
     OC = np.empty((NP, NC + 1), dtype=np.int64); OV = np.empty((NP, NC + 1), dtype=np.int64)
-    for p in SELP_{k}:
+    for p in {tried}:
         if p == b_src or p == b_dst or N[p] == 0:
             continue
         if not {test}:
@@ -1453,8 +1660,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             name, items = self.loop(path + ("for",), env)
             x = self.fresh("x")
             inner = dict(env)
-            inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
-            if items.type == "piles":
+            inner[name] = _Val(LOOPED.get(items.type, "card"), x, maybe_none=items.type == "int_list")
+            if items.type in ("piles", *LISTS):  # (a list built by list(...) is an array of its own)
                 head = [f"{indent}for {x} in {items.code}:"]
             elif items.type == "seats":  # every seat of the game, from seat 0
                 head = [f"{indent}for {x} in range({items.code}):"]
@@ -1465,12 +1672,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
             return head + self.effects(path + ("do",), inner, indent + "    ")
         if kind == "act":
-            if self.rules.simultaneous:
-                raise self.no("act in a game where every seat plays at once", path)
             seat = self.checked(self.expr(self.parse(path + ("act", "seat")), env, "int"))
             name = spec["act"].get("phase")
             phase = self.rules.phases.index(name) if name is not None else 0
-            return [f"{indent}act(M, {seat}, {phase})"]
+            return [f"{indent}{'act_at_once' if self.rules.simultaneous else 'act'}(M, {seat}, {phase})"]
         if kind == "end_turn":
             return [f"{indent}M[15] = 1"]
         if kind == "turn_to":
@@ -1512,18 +1717,21 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         count (of `i`, its index) is above the row; with `where`, the topmost card of the source
         that matches (`card`, `dst` the pile dealt to), brought to the top first."""
         zone = self.rules.zones[spec["to"]]
-        if zone.seat_piles is not None and zone.piles != tuple(p for group in zone.seat_piles for p in group):
-            raise self.no("a deal to a zone whose piles are not in seat order", path + ("to",))
-        per_seat = len(zone.seat_piles[0]) if zone.seat_piles is not None else 0
-        count = f"M[12] * {per_seat}" if per_seat else str(len(zone.piles))  # the piles of the seats in the game
         i, wanted, row, more, q, source = (self.fresh(x) for x in ("i", "wanted", "row", "more", "q", "source"))
+        if zone.seat_piles is not None:  # the piles of the seats in the game, seat by seat (Zone.piles_for)
+            per_seat = len(zone.seat_piles[0])
+            count = f"M[12] * {per_seat}"
+            dealt = f"SEATS_{zone.name}[{q} // {per_seat}]" if zone.single else \
+                f"SEATS_{zone.name}[{q} // {per_seat}, {q} % {per_seat}]"
+        else:
+            count, dealt = str(len(zone.piles)), f"Z_{zone.name}[{q}]"
         counts = self.checked(self.expr(self.parse(path + ("counts",)), {**env, "i": _int(i)}, "int"))
         src = self.checked(self.expr(self.parse(path + ("from",)), env))
         face = int(spec.get("face", "down") == "up")
         find = [f"{indent}            if N[{source}] == 0: raise Stop('the deal ran out of cards')"]
         if "where" in spec:
             j, card = self.fresh("j"), self.fresh("card")
-            inner = {**env, "card": _Val("card", card), "dst": _Val("pile", f"Z_{zone.name}[{q}]")}
+            inner = {**env, "card": _Val("card", card), "dst": _Val("pile", dealt)}
             test = self.expr(self.parse(path + ("where",)), inner, "bool").code
             deep = indent + "                "
             find = [f"{indent}            {j} = N[{source}] - 1",
@@ -1545,7 +1753,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                 f"{indent}            {more} = True",
                 f"{indent}            {source} = {src}",
                 *find,
-                f"{indent}            move_cards(C, N, U, {source}, Z_{zone.name}[{q}], 1, False, {face}, False, TMP)",
+                f"{indent}            move_cards(C, N, U, {source}, {dealt}, 1, False, {face}, False, TMP)",
                 f"{indent}    {row} += 1"]
 
     def show_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
@@ -1571,7 +1779,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
     def loop(self, path: tuple[Any, ...], env: dict[str, _Val]) -> tuple[str, _Val]:
         loop = parse_loop(str(self.value_at(path)))
         items = self.expr(loop.iterable, env)
-        if items.type not in ("piles", "cards", "range", "seats"):
+        if items.type not in ("piles", "cards", "range", "seats", *LISTS):
             raise self.no(f"a loop over {items.type}", path)
         return loop.names[0], items
 
@@ -1678,7 +1886,7 @@ def is_safe(C, N, U, V, O, M, MC, a):
     if not HAS_SAFE[k]:
         return False
     b_player = M[10]
-    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick, b_sel)
+    b_card, b_pick = take_cards(C, N, U, M, MC, b_src, b_n, b_pick, b_sel // PICK_AT[k])
 """ + "\n".join(calls) + "\n    return False\n")
         self.helpers.append(f"HAS_SAFE = {_array([int(t.safe is not None) for t in self.rules.moves])}")
         return "\n".join(out)
@@ -1707,9 +1915,9 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 name, items = self.loop(path + ("for",), trigger_env)
                 x, chosen, count = self.fresh("x"), self.fresh("chosen"), self.fresh("n")
                 inner = dict(trigger_env)
-                inner[name] = _Val({"piles": "pile", "range": "int", "seats": "int"}.get(items.type, "card"), x)
+                inner[name] = _Val(LOOPED.get(items.type, "card"), x, maybe_none=items.type == "int_list")
                 test = self.expr(self.parse(path + ("when",)), inner, "bool").code if "when" in spec else "True"
-                if items.type == "piles":
+                if items.type in ("piles", *LISTS):
                     lines += [f"{indent}{chosen} = np.empty(len({items.code}), dtype=np.int64); {count} = 0",
                               f"{indent}for {x} in {items.code}:"]
                 elif items.type in ("range", "seats"):  # numbers (a range's end is checked: range_end)
@@ -1742,6 +1950,8 @@ def is_safe(C, N, U, V, O, M, MC, a):
         lines = ["@njit(cache=True)", "def after_change(C, N, U, V, O, M, out, CK, BK, KEY):", "    cnt = 0",
                  "    b_player = M[29] if M[28] == 1 else M[10]",  # the seat whose turn it is
                  "    if M[0] == 0:", "        pass"]
+        if rules.repeat is not None:  # the position the move led to is counted, whatever follows (Game.apply)
+            lines.insert(4, "    seen = repeat_seen(C, N, U, V, M, KEY, 1)")
         for i, cond in enumerate(spec.get("when", [])):
             test = self.expr(self.parse(("end", "when", i, "if")), env, "bool").code
             lines.append(f"        {'if' if i == 0 else 'elif'} {test}:")
@@ -1749,6 +1959,10 @@ def is_safe(C, N, U, V, O, M, MC, a):
                 lines.append(f"            M[13] = {self.winners(('end', 'when', i, 'winners'), env)}")
             lines.append(f"            end(M, {self.result_code(cond['result'])}, "
                          f"{self.reason_code(cond.get('reason', ''))})")
+        if rules.repeat is not None:
+            count, result, reason = rules.repeat
+            lines.append(f"    if M[0] == 0 and seen >= {count}:")
+            lines.append(f"        end(M, {self.result_code(result)}, {self.reason_code(reason)})")
         lines.append("    if M[0] == 0 and M[4] >= 0 and M[3] >= M[4]:")
         lines.append(f"        end(M, {self.result_code('limit')}, {self.reason_code('@limit')})")
         lines.append("    if M[0] == 0:")
@@ -1771,23 +1985,19 @@ def is_safe(C, N, U, V, O, M, MC, a):
         return self._cycle_code(env) + text
 
     def winners(self, path: tuple[Any, ...], env: dict[str, _Val]) -> str:
-        """Code for the winning seats an end condition names, as a bit mask: a seat, or
-        `list(p for p in seats if ...)`."""
-        node = self.parse(path)
-        if isinstance(node, Comprehension) and node.func == "list" and isinstance(node.iterable, Name) \
-                and node.iterable.name == "seats" and node.element == Name(node.element.pos, node.names[0]):
-            x = node.names[0]
-            condition = self.expr(node.condition, {**env, x: _int("x"), "\0" + x: _int("x")}, "bool").code \
-                if node.condition is not None else "True"
-            name = self.fresh("winners")
-            self.helpers.append(f"@njit(cache=True)\ndef {name}(C, N, U, V, O, M, b_player):\n    mask = 0\n"
-                                f"    for x in range(M[12]):\n        if {condition}: mask |= 1 << x\n"
-                                f"    return mask\n")
-            return f"{name}(C, N, U, V, O, M, b_player)"
-        seat = self.expr(node, env)
-        if seat.type != "int":
-            raise self.no("winners that are not a seat or list(p for p in seats if ...)", path)
-        return f"seat_mask({self.checked(seat)})"
+        """Code for the winning seats an end condition names, as a bit mask: a seat, or a list of
+        seats (`list(...)`, `seats`, a range). A seat the game has not, or one named twice (which
+        Python keeps in its list), stops compiled code, and Python plays."""
+        value = self.expr(self.parse(path), env)
+        if value.type == "int":
+            return f"winners_mask(np.array([{self.checked(value)}]), M[12])"
+        if value.type == "int_list":
+            return f"winners_mask({value.code}, M[12])"
+        if value.type == "seats":
+            return f"((1 << {value.code}) - 1)"
+        if value.type == "range":
+            return f"winners_mask(np.arange({value.lo}, {value.hi}), M[12])"
+        raise self.no(f"winners that are {value.type}, not seats", path)
 
     def _cycle_code(self, env: dict[str, _Val]) -> str:
         cycle = self.rules.cycle
@@ -1844,7 +2054,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
             M[8] = 1
     position_key(C, N, U, KEY)
     for i in range(M[8]):
-        if same(CK[i], KEY):
+        if same(CK[i], KEY[:NC]):
             M[6] = 2
             end(M, {result}, {reason})
             return
@@ -1854,7 +2064,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
         return
     if M[8] == len(CK):
         raise Stop("too many positions in one cycle")
-    CK[M[8], :] = KEY
+    CK[M[8], :] = KEY[:NC]
     M[8] += 1
     M[6] = 2
 '''
@@ -2002,7 +2212,8 @@ def decode(a):
 @njit(cache=True)
 def take_cards(C, N, U, M, MC, src, n, pick, sel):
     """The cards a move takes, into MC; returns its first card (NOCARD: none) and its pick (a blind
-    pick resolved to the card it gets). `take: {any: K}`: the other cards are digits of `sel`."""
+    pick resolved to the card it gets). `take: {any: K}`: the other cards are digits of `sel` (the
+    selection field past the digits of a `select`: PICK_AT)."""
     if pick == -1:
         pick = blind_card(C, N, U, src, M[10])
     if pick >= 0:
@@ -2027,7 +2238,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
     if asked and M[28] == 0:
         M[26] = -1  # kept aside, so that a `turn_to` of the move can be told from it
     cycle_begin(C, N, U, V, O, M, out, cnt, BK, k)
-    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick, b_sel)
+    card, pick = take_cards(C, N, U, M, MC, b_src, n, pick, b_sel // PICK_AT[k])
     M[3] += 1
     M[5] = k
     M[14] = 0
@@ -2041,7 +2252,7 @@ def play(C, N, U, V, O, M, out, cnt, BK, MC, TMP, a):
             advance_turn(C, N, U, V, O, M, out, M[15] == 1)
             if M[0] == 0 and OPENS[k + 1] == 1:
                 ask(C, N, U, V, O, M, out, b_player, M[27], 0, M[10], M[11], M[26], k)
-    elif M[0] == 0 and M[14] == 0:
+    elif M[0] == 0 and M[14] == 0 and not SIMULTANEOUS:  # (where every seat plays at once, no turn to pass on)
         advance_turn(C, N, U, V, O, M, out, M[15] == 1)
 
 
@@ -2180,6 +2391,29 @@ def _load_module(source: str) -> Any:
     return module
 
 
+def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tuple[int, int], ...], next_seat: int,
+                 direction: int, asking: Any) -> None:
+    """The turn's fields of M as a Python game's state has them (engine.State): the seat to act and
+    its phase, the seats acting for others, the next seat and the direction, the seats asked to act
+    out of turn. (Where every seat plays at once, `act` only adds frames: M keeps their number and
+    the first 4.)"""
+    M[CURRENT], M[PHASE] = current, phase
+    if len(frames) > 4 and not rules.simultaneous:
+        raise Unsupported("a game with more than 4 seats acting for others at once")
+    for i, (seat, at) in enumerate(frames[:4]):
+        M[FRAMES + 2 * i], M[FRAMES + 2 * i + 1] = seat, at
+    M[NFRAMES] = len(frames)
+    M[NEXT_SEAT], M[DIRECTION] = next_seat, direction
+    M[ASKING:ASK_AFTER + 1] = 0
+    if asking is not None:  # seats asked to act out of turn: the round they are asked in
+        resume, at, chosen, rest, after = asking
+        n = int(M[PLAYERS])
+        seats = (current, *rest)  # the seat asked, then those still to ask: on round the table
+        step = (seats[1] - seats[0]) % n if len(seats) > 1 else 1
+        M[ASKING:ASK_AFTER + 1] = [1, resume, at, chosen, seats[-1] if rest else current, 1 if step == 1 else -1,
+                                   n - len(rest), after]
+
+
 class NativeGame:
     """A game's position in flat arrays, played by the compiled module."""
 
@@ -2205,23 +2439,10 @@ class NativeGame:
         self.M[MOVES] = len(game.history)
         self.M[MAX_MOVES] = game.max_moves if game.max_moves is not None else -1
         self.M[OVER] = int(S.over)
-        self.M[CURRENT], self.M[PHASE], self.M[PLAYERS] = S.current, S.phase, game.players
+        self.M[PLAYERS] = game.players
         self.M[WINNERS] = -1 if S.winners is None else sum(1 << w for w in S.winners)
-        if len(S.frames) > 4:
-            raise Unsupported("a game with more than 4 seats acting for others at once")
-        for i, (seat, phase) in enumerate(S.frames):
-            self.M[FRAMES + 2 * i], self.M[FRAMES + 2 * i + 1] = seat, phase
-        self.M[NFRAMES] = len(S.frames)
-        self.M[NEXT_SEAT], self.M[DIRECTION] = S.next_seat, S.direction
+        _turn_fields(self.M, rules, S.current, S.phase, S.frames, S.next_seat, S.direction, S.asking)
         self.M[CHANCE], self.M[DRAWS] = (S.chance + 2 ** 63) % 2 ** 64 - 2 ** 63, S.shuffles  # (the seed in 64 bits)
-        if S.asking is not None:  # seats asked to act out of turn: the round they are asked in
-            resume, phase, chosen, rest, after = S.asking
-            n = game.players
-            seats = (S.current, *rest)  # the seat asked, then those still to ask: on round the table
-            step = (seats[1] - seats[0]) % n if len(seats) > 1 else 1
-            direction = 1 if step == 1 else -1
-            self.M[ASKING:ASK_AFTER + 1] = [1, resume, phase, chosen, seats[-1] if rest else S.current, direction,
-                                             n - len(rest), after]
         # A game over before it starts (no move at the deal) keeps the Python game's ending.
         self.ended = (S.outcome, S.reason) if S.over else None
         self.out = np.zeros(native.max_legal, dtype=np.int64)
@@ -2231,12 +2452,61 @@ class NativeGame:
         self.MC = np.zeros(max(ncards, 1), dtype=np.int64)
         self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
         if game._cycle is not None:
-            raise Unsupported("a game with a cycle under way")
+            self._cycle_under_way(*game._cycle)
+        if rules.repeat is not None:
+            self._count_seen(game)
         self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
         self.lead = np.zeros(1, dtype=np.int64)
         self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
         if self.cnt < 0:
             raise NativeStop("compiled code stopped: more legal moves than it keeps")
+
+    def _cycle_under_way(self, seen: frozenset[Any], offered: bool) -> None:
+        """The cycle of `end.cycle` under way in the Python game (`Game._cycle`): its positions
+        (each card's place and face, as `position_key` keys them), or, once one of them offered
+        another move, only that."""
+        if offered:
+            self.M[CYCLE] = CYCLE_OFFERED
+            return
+        if len(seen) > len(self.CK):
+            raise NativeStop("compiled code stopped: too many positions in one cycle")
+        cap1 = len(self.native.rules.deck) + 1
+        for row, (piles, up) in enumerate(seen):
+            for p, pile in enumerate(piles):
+                for i, card in enumerate(pile):
+                    self.CK[row, card] = (p * cap1 + i) * 2 + up[card] + 1
+        self.M[CYCLE], self.M[SEEN] = CYCLE_TRACKING, len(seen)
+
+    def _count_seen(self, game: Any) -> None:
+        """`end.repeat`: a store of positions seen (in KEY) holding those the Python game has counted
+        (`Game._seen`), each rebuilt in arrays and keyed by the compiled code."""
+        native, np = self.native, self.native.np
+        seen = [(key, times) for key, times in game._seen.items() if times > 0]
+        self.KEY = repeat_store(native, max(256, 2 * len(seen)))
+        for (piles, up, values, current, phase, frames, next_seat, direction, asking), times in seen:
+            C, N = np.zeros_like(self.C), np.zeros_like(self.N)
+            for p, pile in enumerate(piles):
+                N[p] = len(pile)
+                C[p, :len(pile)] = pile
+            U = np.zeros_like(self.U)
+            U[:len(up)] = list(up)
+            V = np.array(native.variable_codes(list(values)) or [0], dtype=np.int64)
+            M = self.M.copy()
+            _turn_fields(M, native.rules, current, phase, frames, next_seat, direction, asking)
+            self._call("repeat_seen", C, N, U, V, M, self.KEY, times)
+
+    def repeat_room(self, more: int) -> None:
+        """`end.repeat`: room in the store of positions seen for `more` more (at most
+        MAX_REPEAT_POSITIONS in all: past them compiled code stops, and Python plays)."""
+        if self.native.rules.repeat is None:
+            return
+        ncards = len(self.native.rules.deck)
+        used, room = int(self.KEY[ncards]), int(self.KEY[ncards + 1])
+        wanted = min(used + more, MAX_REPEAT_POSITIONS)
+        if wanted > room:
+            larger = repeat_store(self.native, max(wanted, min(2 * room, MAX_REPEAT_POSITIONS)))
+            self._call("repeat_copy", self.KEY, larger)
+            self.KEY = larger
 
     def _call(self, name: str, *args: Any) -> Any:
         try:
@@ -2282,6 +2552,7 @@ class NativeGame:
             raise IllegalMoveError(f"move code {code} is not legal now")
         if seat is not None and seat != self.M[CURRENT]:
             self.out, self.cnt, self.M[CURRENT] = out, cnt, seat
+        self.repeat_room(1)
         self.cnt = self._call("step", self.C, self.N, self.U, self.V, self.O, self.M, self.out, self.cnt, self.CK,
                               self.BK, self.KEY, self.MC, self.TMP, code)
 
@@ -2411,19 +2682,18 @@ class Native:
         self.max_legal = 1 << 14
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
-        widest = max((len(piles) for piles in self.select_piles.values()), default=0)
-        self.selection_radix = self.cap1 ** max(widest, tables.get("pick_digits", 0))
+        self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
 
     def code(self, move: Any) -> int:
         """A move's number as the compiled code lists it (sparse, with every field; the API's
         action numbers are `actions.py`'s)."""
         pick = -2 if move.pick is None else move.pick  # -1: a blind pick
+        piles = self.select_piles.get(move.template, [])
         others = 0
-        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits
-            pick, others = pick[0], sum(card * self.cap1 ** i for i, card in enumerate(pick[1:]))
+        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits after the select's
+            pick, others = pick[0], sum(card * self.cap1 ** (len(piles) + i) for i, card in enumerate(pick[1:]))
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
                    * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
-        piles = self.select_piles.get(move.template, [])
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
         return number * self.selection_radix + selection + others
 
@@ -2439,8 +2709,8 @@ class Native:
         chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
         picks = self.rules.moves[template].picks
         picked: int | tuple[int, ...] | None = None if pick == 0 else pick - 2
-        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits
-            picked = (pick - 2, *(selection // self.cap1 ** i % self.cap1 for i in range(picks - 1)))
+        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits after the select's
+            picked = (pick - 2, *(selection // self.cap1 ** (len(piles) + i) % self.cap1 for i in range(picks - 1)))
         return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]), picked, seat - 1)
 
     def variable_codes(self, values: list[Any]) -> list[int]:
@@ -2469,6 +2739,7 @@ class Native:
             raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
         seeds = seed if isinstance(seed, list) else [seed] * int(game.M[PLAYERS])
         mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        game.repeat_room(self._moves_left(game))
         stats = self.np.zeros(5, dtype=self.np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
                                game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
@@ -2485,6 +2756,7 @@ class Native:
         `game.lead` the leaders after every move). Raises as `playout`."""
         np = self.np
         mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        game.repeat_room(self._moves_left(game))
         clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(int(game.M[PLAYERS]))],
                          dtype=np.int64)
         stats = np.zeros(6, dtype=np.int64)
@@ -2495,6 +2767,13 @@ class Native:
                                                      game.out, int(game.M[CURRENT]))
         game.stats, game.lead = stats, lead
         return int(stats[0]), int(stats[1]), int(stats[2]), int(stats[5])
+
+    @staticmethod
+    def _moves_left(game: NativeGame) -> int:
+        """The moves a playout may still make (its positions to keep, for `end.repeat`)."""
+        if game.M[MAX_MOVES] >= 0:
+            return int(game.M[MAX_MOVES] - game.M[MOVES])
+        return MAX_REPEAT_POSITIONS
 
     def _bots(self, game: NativeGame, seeds: list[int], kinds: str | list[str]) -> tuple[Any, Any, Any, Any]:
         """What a playout's bots need: each seat's Mersenne Twister (`random.Random(seed)`'s state),

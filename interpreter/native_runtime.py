@@ -224,13 +224,6 @@ def end(M, result, reason):
 
 
 @njit(cache=True)
-def seat_mask(seat):
-    if seat < 0 or seat > 62:
-        raise Stop("no such seat")
-    return 1 << seat
-
-
-@njit(cache=True)
 def turn_to(M, seat):
     """`turn_to`: the seat takes the next turn."""
     if seat < 0 or seat >= M[12]:
@@ -248,6 +241,23 @@ def act(M, seat, phase):
         raise Stop("act: more than 4 seats acting for others at once")
     M[16 + 2 * f] = M[10]
     M[17 + 2 * f] = M[11]
+    M[24] = f + 1
+    M[10] = seat
+    M[11] = phase
+    M[14] = 1
+
+
+@njit(cache=True)
+def act_at_once(M, seat, phase):
+    """`act` where every seat plays at once: the seat is the one to act now. Nothing comes back to
+    the seat that acted (no turn passes on), so frames are only ever added (engine.Game.apply): M
+    keeps their number, which within one game tells them apart (end.repeat), and the first 4."""
+    if seat < 0 or seat >= M[12]:
+        raise Stop("act: no such seat")
+    f = M[24]
+    if f < 4:
+        M[16 + 2 * f] = M[10]
+        M[17 + 2 * f] = M[11]
     M[24] = f + 1
     M[10] = seat
     M[11] = phase

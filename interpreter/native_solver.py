@@ -54,6 +54,8 @@ CHUNK = 20_000  # moves between looks at the clock
 # listed moves, and keys kept (up to the bound on positions).
 FIRST_DEPTH, FIRST_POOL, FIRST_ROWS = 256, 8 * MAXL, 1 << 16
 RESTART_JITTER = 2.0  # as solver.py's restarts
+# `end.repeat` counts the positions of the game's path: the compiled search keeps no such count.
+REPEAT_UNSEARCHED = "end.repeat (the native search does not count the positions of its path)"
 
 
 # Where a zone may be named without telling its piles apart: aggregates over all its piles,
@@ -157,6 +159,10 @@ class NativeSearch:
         rules = game.rules
         if rules.max_players > 16 or len(rules.phases) >= 1 << 16:
             raise Unsupported("the solver's keys: more than 16 seats or 65,535 phases")
+        if rules.repeat is not None:
+            raise Unsupported(REPEAT_UNSEARCHED)
+        if game._cycle is not None:  # (its positions so far are not on the search's path)
+            raise Unsupported("a game with a cycle under way")
         self.native: Native = native_backend(rules)
         if "won" not in self.native.results:
             raise Unsupported("a ruleset that cannot end won (the native solver searches for wins)")

@@ -838,6 +838,10 @@ def choose_solver_engine(rules: Ruleset, engine: str, note: Callable[[str], None
     from .native import Unsupported, native_backend
 
     try:
+        if rules.repeat is not None:
+            from .native_solver import REPEAT_UNSEARCHED
+
+            raise Unsupported(REPEAT_UNSEARCHED)
         if not analyse(rules).can_win or "won" not in native_backend(rules).results:
             raise Unsupported("a search for the best score: the ruleset never ends won")
     except Unsupported as exc:

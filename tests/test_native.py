@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ LEFT_TO_THE_BENCHMARK = {"ten-bucks-bad-investment", "ten-bucks-wild-two", "ten-
 # Games where every seat plays at once have tests of their own (whole games, every seat's moves).
 SIMULTANEOUS = {"nerts", "nerts-match"}
 RACE = str(Path(__file__).parent / "fixtures" / "race.yaml")
+GATHER = str(Path(__file__).parent / "fixtures" / "gather" / "gather.yaml")
 
 
 def _cases() -> list[Any]:
@@ -116,23 +118,97 @@ def test_each_ruleset_plays_the_same_natively_move_for_move_or_names_what_it_lac
         _walk_both(rules, backend, seed, 600, 0.7, ("draw", "redeal"))
 
 
+def _offered_as_gather_says(game: Any, legal: list[Any]) -> None:
+    """The Python backend offers `pair_up` and `match` (gather.yaml) as their rules say: two cards
+    of two suits below 8 and a row's top card one rank above the first (`take: {any: 2}` with
+    `select`, lists of strings and numbers); a row's top card with the top card of the seat's own
+    hand of its rank (`select` from a per-player zone), its suit not among the discard's last two."""
+    rules, piles = game.rules, game.state.piles
+    suit, rank = (lambda c: rules.deck.cards[c]["suit"]), (lambda c: rules.deck.cards[c]["rank"])
+    for move in legal:
+        if move.name == "pair_up":
+            (row, taken), = move.selection
+            assert suit(move.pick[0]) != suit(move.pick[1]) and max(map(rank, move.pick)) < 8
+            assert taken == 1 and rank(piles[row][-1]) == rank(move.pick[0]) + 1
+        elif move.name == "match":
+            (hand, taken), = move.selection
+            card = piles[move.src][-1]
+            assert hand == rules.zones["hand"].seat_piles[game.current_player][0] and taken == 1
+            assert rank(piles[hand][-1]) == rank(card) and suit(card) not in map(suit, piles[move.dst][-2:])
+
+
 def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals_with_where_play_the_same() -> None:
     # tests/fixtures/gather/gather.yaml: `when` on a selection's chosen cards and piles (listed and
     # applied), a trigger's `for` over a range, slices of piles, of a list of piles and of a range
     # with bounds known only in play, a `deal` with `where` during play, and `take: any` from a
-    # hidden pile, blind but for the cards the seat knows. Compared at every step, views included.
-    rules = load_ruleset(str(Path(__file__).parent / "fixtures" / "gather" / "gather.yaml"))
+    # hidden pile, blind but for the cards the seat knows; `select` with `take: {any: 2}` and from
+    # a per-player zone, lists of numbers and strings built by `list(...)` (indexed, sliced, summed,
+    # looped over, `in`, min and max), and winners built over a range. Compared at every step,
+    # views included.
+    rules = load_ruleset(GATHER)
     backend = native_backend(rules)
     played: set[str] = set()
     outcomes = set()
     for players in (2, 3):
         for seed in range(6):
             game = rules.new_game(seed=seed, players=players)
-            native.compare(backend, game, random.Random(seed).choice, views=True)
+            rng = random.Random(seed)
+
+            def choose(legal: list[Any]) -> Any:
+                _offered_as_gather_says(game, legal)  # noqa: B023 - the game of this loop
+                return rng.choice(legal)  # noqa: B023
+
+            native.compare(backend, game, choose, views=True)
             played |= {move.name for move in game.history}
             outcomes.add(game.reason)
-    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine"}
+            if game.reason == "the stock and the pool are empty":  # the seats with the most points
+                scores = game.scores()
+                assert game.winners() == [p for p in range(players) if scores[p] == max(scores)]
+    assert played == {"stash", "fish", "fish_two", "draw", "spread", "combine", "pair_up", "match"}
     assert "the stock and the pool are empty" in outcomes
+
+
+def _positions(game: Any) -> list[Any]:
+    """The positions a Python game went through from the deal: every pile's cards, the faces, the
+    variables, the seat to act and its phase (taken back move by move on a copy)."""
+    trial = game.clone()
+
+    def position() -> Any:
+        S = trial.state
+        return tuple(map(tuple, S.piles)), bytes(S.up), tuple(S.vars), S.current, S.phase
+
+    seen = [position()]
+    while trial.state.marks:
+        trial.undo()
+        seen.append(position())
+    return seen[::-1]
+
+
+def test_a_position_that_comes_back_a_third_time_ends_the_game_the_same_natively() -> None:
+    # end.repeat: gather with the option `waiting` (a seat may pass its turn); a seat that may wait
+    # mostly does, so positions come back, by waiting and by cards going back and forth.
+    rules = load_ruleset(GATHER, {"waiting": True})
+    backend = native_backend(rules)
+    for players in (2, 3):
+        for seed in range(5):
+            rng = random.Random(seed)
+
+            def choose(legal: list[Any]) -> Any:
+                waits = [move for move in legal if move.name == "wait"]
+                return waits[0] if waits and rng.random() < 0.6 else rng.choice(legal)  # noqa: B023
+
+            game = rules.new_game(seed=seed, players=players)
+            native.compare(backend, game, choose)
+            assert game.reason == "the same position came back a third time"
+            positions = _positions(game)  # the last position came back a third time, and no other did before
+            assert Counter(positions)[positions[-1]] == 3 and max(Counter(positions[:-1]).values()) == 2
+    # A native game started from a Python game goes on counting the positions that game counted:
+    # two seats wait, the deal's position comes back a second time; two more waits end the game.
+    game = rules.new_game(seed=5, players=2)
+    for _ in range(2):
+        game.apply(next(move for move in game.legal_moves() if move.name == "wait"))
+    assert native.compare(backend, game, lambda legal: next(m for m in legal if m.name == "wait")) == 2
+    assert game.reason == "the same position came back a third time"
 
 
 def test_the_native_backend_runs_every_bundled_ruleset() -> None:
@@ -188,6 +264,24 @@ def test_a_race_where_every_seat_plays_at_once_ends_the_same_natively_each_way()
         ("limit", []), ("won", [0]), ("lost", []), ("limit", []), ("limit", [])]
 
 
+def test_a_seat_made_to_act_where_every_seat_plays_at_once_plays_the_same_natively() -> None:
+    # `act` where every seat plays at once (race, option nudging): the seat named becomes the seat to
+    # act, and nothing comes back to the seat that acted, so its frames only pile up.
+    rules = load_ruleset(RACE, {"nudging": True})
+    backend = native_backend(rules)
+    for players, seed in ((2, 51), (3, 18)):
+        game = _walk_simultaneous(rules, backend, seed, players)
+        assert any(move.name == "nudge" for move in game.history)
+    game = rules.new_game(seed=3, players=3)
+    for turn in range(6):  # (a native game starts where the Python one has more than 4 such frames)
+        game.apply(next(move for move in game.legal_moves() if move.name == "nudge"))
+        assert game.current_player == (turn + 1) % 3 and len(game.state.frames) == turn + 1
+    native.compare(backend, game, random.Random(3).choice)
+    python = simulate_games(RACE, 4, options=["nudging=true"], seed=4)
+    compiled = simulate_games(RACE, 4, options=["nudging=true"], seed=4, engine="native")
+    assert compiled.plan.engine == "native" and compiled.records == python.records
+
+
 def test_a_native_position_lists_and_applies_any_seats_actions_where_every_seat_plays_at_once() -> None:
     from cardrules.errors import IllegalMoveError
 
@@ -229,6 +323,24 @@ def test_klondike_deals_that_end_each_way_play_the_same_in_both_backends(options
     _, outcome = _walk_both(rules, backend, 5, 20)
     outcomes.add(outcome)
     assert {"lost", "limit", "won"} <= outcomes
+
+
+def test_a_native_game_starts_where_a_cycle_through_the_stock_is_under_way() -> None:
+    # end.cycle: a native game started from a Python game in the middle of a cycle goes on with the
+    # cycle's positions (a deal with no move but turning the stock: the cycle ends it alike), or
+    # with the note that a position on the way offered another move.
+    rules = load_ruleset("klondike", {"draw": 3})
+    backend = native_backend(rules)
+    game = rules.new_game(deal=dead_deal())
+    for _ in range(5):
+        game.apply(game.legal_moves()[0])
+    assert game._cycle is not None and len(game._cycle[0]) == 6 and not game._cycle[1]
+    assert native.compare(backend, game, lambda legal: legal[0]) == 4
+    assert game.reason == "a whole cycle through the stock offered no move but turning it"
+    game = rules.new_game(seed=4, max_moves=100)
+    while game._cycle is None or not game._cycle[1]:  # turning the stock where another move is offered
+        game.apply(next(move for move in game.legal_moves() if move.name in ("draw", "redeal")))
+    native.compare(backend, game, random.Random(4).choice)
 
 
 def test_one_compiled_module_serves_every_option_combination_and_variant() -> None:
@@ -327,14 +439,14 @@ def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once
 
 
 def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks(tmp_path: Path) -> None:
-    variant = tmp_path / "klondike-repeats.yaml"  # end.repeat: the native backend does not cover it
-    variant.write_text("extends: klondike\nruleset: klondike-repeats\n"
-                       "end:\n  repeat: {count: 3, result: lost, reason: round in circles}\n")
+    variant = tmp_path / "klondike-looks.yaml"  # legal_moves(): the native backend does not cover it
+    variant.write_text("extends: klondike\nruleset: klondike-looks\n"
+                       "heuristic: \"count(m for m in legal_moves() if m != 'draw')\"\n")
     lines: list[str] = []
     run = simulate_games(str(variant), 2, engine="native", note=lines.append)
     assert run.plan.engine == "python" and len(run.records) == 2
     assert len(lines) == 1 and "not for this ruleset" in lines[0]
-    assert re.search(r"klondike-repeats\.yaml:\d+:\d+: end\.repeat", lines[0])
+    assert re.search(r"klondike-looks\.yaml:\d+:\d+: legal_moves\(\) here", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random_and_greedy() -> None:

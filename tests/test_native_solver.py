@@ -16,12 +16,14 @@ from cardrules import (
     load_ruleset,
     native_solver,
 )
+from cardrules.native_solver import REPEAT_UNSEARCHED
 from cardrules.solver import (
     SOLVABLE,
     UNKNOWN,
     UNSOLVABLE,
     SolveError,
     analyse,
+    choose_solver_engine,
     new_search_game,
     replay,
     solve,
@@ -126,6 +128,19 @@ def test_a_game_that_has_moved_is_solved_from_where_it_stands() -> None:
     turning.apply(next(m for m in turning.legal_moves() if m.template in rules.cycle.moves))
     with pytest.raises(SolveError, match="a game with a cycle under way"):
         solve_game(turning, engine="native")
+
+
+def test_a_ruleset_that_counts_positions_is_searched_in_python(tmp_path: Path) -> None:
+    # end.repeat counts the positions of the game's path, which the native search does not keep
+    variant = tmp_path / "klondike-repeats.yaml"
+    variant.write_text("extends: klondike\nruleset: klondike-repeats\n"
+                       "end:\n  repeat: {count: 3, result: lost, reason: round in circles}\n")
+    rules = load_ruleset(str(variant))
+    with pytest.raises(SolveError, match="end.repeat"):
+        solve(rules, seed=1, thoughtful=True, timeout=1, engine="native")
+    lines: list[str] = []
+    assert choose_solver_engine(rules, "native", lines.append) == "python"
+    assert lines == [f"native solver: not for this ruleset ({REPEAT_UNSEARCHED}); searching with Python"]
 
 
 def test_time_and_the_bound_on_positions_give_unknown_with_the_reason() -> None:
