@@ -83,6 +83,7 @@ BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
 MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)
 MAX_REPEAT_POSITIONS = 1 << 20  # positions one game may keep for `end.repeat` natively (else NativeStop)
+MAX_LEGAL = 1 << 14  # legal moves one listing may give natively (else NativeStop)
 
 
 class Unsupported(Exception):
@@ -143,6 +144,7 @@ class _Emitter:
         self.inferring: set[str] = set()
         self.masks: dict[str, list[int]] = {}
         self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
+        self.lists_names = False  # `legal_moves()` is used: the module needs `legal_names`
         for name, kind in rules.deck.attributes.items():
             values = [card.get(name) for card in rules.deck.cards]
             if kind == "list" and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
@@ -511,6 +513,9 @@ class _Emitter:
             for p, v in zip(params, values):
                 inner["\0" + p] = v
             return self.expr(body, inner)
+        if func == "legal_moves":  # the names of the legal moves now, listed into an array of their own
+            self.lists_names = True
+            return _Val("str_list", "legal_names(C, N, U, V, O, M)")
         if func == "of":
             target = args[0]
             seat = self.checked(self.expr(args[1], env, "int"))
@@ -1149,6 +1154,9 @@ class _ModuleBuilder(_Emitter):
             lines.append(_repeat_source(rules))
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
+        if self.lists_names:  # `legal_moves()` in expressions
+            body.append(f"LEGAL_NAMES = {_array([self.sid(t.name) for t in rules.moves])}\nMAX_LEGAL = {MAX_LEGAL}\n"
+                        f"{_LEGAL_NAMES}")
         if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
             body.append(SIMULTANEOUS_SOURCE)
         tables = []
@@ -2326,6 +2334,29 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, W, stats, LE
 '''
 
 
+_LEGAL_NAMES = '''
+@njit(cache=True)
+def legal_names(C, N, U, V, O, M):
+    """`legal_moves()`: the names (ids) of the legal moves of the seat to act now, one per move in
+    the listing's order, listed into arrays of their own (a listing under way may be read still)."""
+    if M[0] != 0:
+        return np.empty(0, dtype=np.int64)
+    room = 64
+    while True:
+        codes = np.empty(room, dtype=np.int64)
+        cnt = legal(C, N, U, V, O, M, codes)
+        if cnt >= 0:
+            break
+        if room >= MAX_LEGAL:
+            raise Stop("too many legal moves")
+        room = min(room * 16, MAX_LEGAL)
+    names = np.empty(cnt, dtype=np.int64)
+    for i in range(cnt):
+        names[i] = LEGAL_NAMES[codes[i] // (NP1 * NP1 * CAP1 * PK * SE * SELR)]
+    return names
+'''
+
+
 def _names(node: Node, functions: dict[str, tuple[tuple[str, ...], Node]]) -> set[str]:
     """The free names an expression uses, in the bodies of the ruleset functions it calls too."""
     found: set[str] = set()
@@ -2679,7 +2710,7 @@ class Native:
             value = rules.option_values[name]
             values.append(strings.get(value, -2) if isinstance(value, str) else int(value))
         self.options = numpy.array(values or [0], dtype=numpy.int64)
-        self.max_legal = 1 << 14
+        self.max_legal = MAX_LEGAL
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)

@@ -168,6 +168,26 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
     assert "the stock and the pool are empty" in outcomes
 
 
+def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
+    # gather with the option `looking`: `legal_moves()` in a move's effects (the mover's moves in
+    # the middle of the move: indexed), in a trigger (`size`, `count`, `in`, indexing) and in an
+    # end condition (`all`, in the end check, while the next moves are being listed), compared at
+    # every step. A game ends where only fishing is left, others as without the option.
+    rules = load_ruleset(GATHER, {"looking": True})
+    backend = native_backend(rules)
+    reasons: set[str] = set()
+    looked: set[str] = set()
+    for players in (2, 3):
+        for seed in range(4):
+            game = rules.new_game(seed=seed, players=players)
+            rng = random.Random(seed)
+            native.compare(backend, game, lambda legal: rng.choice(legal))  # noqa: B023 - this game's
+            reasons.add(game.reason)
+            looked.add(game.variable("looked"))
+    assert reasons == {"only fishing is left", "the stock and the pool are empty"}
+    assert {"draw", "fish", "fish_two"} <= looked
+
+
 def _positions(game: Any) -> list[Any]:
     """The positions a Python game went through from the deal: every pile's cards, the faces, the
     variables, the seat to act and its phase (taken back move by move on a copy)."""
@@ -439,14 +459,14 @@ def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once
 
 
 def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks(tmp_path: Path) -> None:
-    variant = tmp_path / "klondike-looks.yaml"  # legal_moves(): the native backend does not cover it
+    variant = tmp_path / "klondike-looks.yaml"  # a list of lists: the native backend does not cover it
     variant.write_text("extends: klondike\nruleset: klondike-looks\n"
-                       "heuristic: \"count(m for m in legal_moves() if m != 'draw')\"\n")
+                       "heuristic: \"size(list(list(c.rank for c in cards(p)) for p in tableau))\"\n")
     lines: list[str] = []
     run = simulate_games(str(variant), 2, engine="native", note=lines.append)
     assert run.plan.engine == "python" and len(run.records) == 2
     assert len(lines) == 1 and "not for this ruleset" in lines[0]
-    assert re.search(r"klondike-looks\.yaml:\d+:\d+: legal_moves\(\) here", lines[0])
+    assert re.search(r"klondike-looks\.yaml:\d+:\d+: a list of int_list built by list", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random_and_greedy() -> None:
