@@ -145,6 +145,7 @@ class _Emitter:
         self.masks: dict[str, list[int]] = {}
         self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
         self.lists_names = False  # `legal_moves()` is used: the module needs `legal_names`
+        self.orders_strings = False  # strings are ordered (min, max): the module needs STR_RANK
         for name, kind in rules.deck.attributes.items():
             values = [card.get(name) for card in rules.deck.cards]
             if kind == "list" and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
@@ -570,6 +571,9 @@ class _Emitter:
             arg = self.expr(args[0], env)
             if func == "count" and arg.type in LISTS:
                 return _int(f"len({arg.code})")
+            if arg.type == "str_list" and func in ("min", "max"):  # by the strings' order, not their ids
+                self.orders_strings = True
+                return _Val("str", f"str_best({arg.code}, {func == 'max'})")
             if arg.type != "int_list":
                 raise self.no(f"{func}() of {arg.type}")
             return _int(f"list_{func}({arg.code})", maybe_none=func != "sum")
@@ -755,6 +759,14 @@ class _Emitter:
             self._want(element, "int")
             lines.append(f"{body}acc = add(acc, {self.checked(element)})")
             result, ret, type_ = "0", "acc", "int"
+        elif func in ("min", "max") and element.type == "str":  # by the strings' order (none beside others stops)
+            self.orders_strings = True
+            better = "<" if func == "min" else ">"
+            lines.append(f"{body}v = {element.code}")
+            lines.append(f"{body}if found and (v < 0 or acc < 0): raise Stop('ordering none')")
+            lines.append(f"{body}if not found or STR_RANK[v] {better} STR_RANK[acc]: acc = v")
+            lines.append(f"{body}found = True")
+            result, ret, type_ = "NO_STR", "acc", "str"
         elif func in ("min", "max"):
             self._want(element, "int")
             better = "<" if func == "min" else ">"
@@ -1217,6 +1229,9 @@ class _ModuleBuilder(_Emitter):
                 rows = [group[0] if zone.single else list(group) for group in zone.seat_piles]
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
+        if self.orders_strings:  # every string the module numbers, ranked as Python orders strings
+            ranks = {text: rank for rank, text in enumerate(sorted(self.strings))}
+            body.append(f"STR_RANK = {_array([ranks[text] for text in self.strings])}\n{_STR_BEST}")
         source = "\n".join(lines + tables + self.helpers + body) + "\n"
         # The slots of variables holding strings (their ids; none is NO_STR), seat by seat.
         string_slots = [variable.slot + seat for name, variable in rules.variables.items()
@@ -2354,6 +2369,24 @@ def legal_names(C, N, U, V, O, M):
     for i in range(cnt):
         names[i] = LEGAL_NAMES[codes[i] // (NP1 * NP1 * CAP1 * PK * SE * SELR)]
     return names
+'''
+
+
+_STR_BEST = '''
+@njit(cache=True)
+def str_best(xs, most):
+    """`min(xs)` (`max(xs)` if most) of a list of strings, by the strings' order (STR_RANK), not
+    their ids: none if empty; none beside other items stops (Python cannot order it)."""
+    if len(xs) == 1:
+        return xs[0]
+    best = NO_STR
+    for i in range(len(xs)):
+        x = xs[i]
+        if x < 0:
+            raise Stop("ordering none")
+        if i == 0 or (STR_RANK[x] > STR_RANK[best] if most else STR_RANK[x] < STR_RANK[best]):
+            best = x
+    return best
 '''
 
 

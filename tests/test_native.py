@@ -171,12 +171,16 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
 def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
     # gather with the option `looking`: `legal_moves()` in a move's effects (the mover's moves in
     # the middle of the move: indexed), in a trigger (`size`, `count`, `in`, indexing) and in an
-    # end condition (`all`, in the end check, while the next moves are being listed), compared at
-    # every step. A game ends where only fishing is left, others as without the option.
+    # end condition (`all`, in the end check, while the next moves are being listed); `min` of
+    # those names and `max` of the discard's suits, strings ordered as Python orders them (not by
+    # their numbers in compiled code). Compared at every step. A game ends where only fishing is
+    # left, others as without the option.
     rules = load_ruleset(GATHER, {"looking": True})
     backend = native_backend(rules)
     reasons: set[str] = set()
     looked: set[str] = set()
+    least: set[str] = set()
+    most: set[str] = set()
     for players in (2, 3):
         for seed in range(4):
             game = rules.new_game(seed=seed, players=players)
@@ -184,8 +188,13 @@ def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
             native.compare(backend, game, lambda legal: rng.choice(legal))  # noqa: B023 - this game's
             reasons.add(game.reason)
             looked.add(game.variable("looked"))
+            for _ in range(len(game.history)):  # the least name and the greatest suit seen along the game
+                least.add(game.variable("least"))
+                most.add(game.variable("most"))
+                game.undo()
     assert reasons == {"only fishing is left", "the stock and the pool are empty"}
     assert {"draw", "fish", "fish_two"} <= looked
+    assert {"combine", "draw", "fish"} <= least and {"spades", "hearts", "diamonds"} <= most
 
 
 def _positions(game: Any) -> list[Any]:
