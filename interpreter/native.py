@@ -279,8 +279,30 @@ class _Emitter:
             return _Val(type_, f"({then.code} if {condition.code} else {otherwise.code})",
                         maybe_none=then.maybe_none or otherwise.maybe_none or "none" in types)
         if isinstance(node, ListLit):
-            raise self.no("a list")
+            return self._list(node, env)
         raise self.no(f"{type(node).__name__}")
+
+    def _list(self, node: ListLit, env: dict[str, _Val]) -> _Val:
+        """A list written out, used as a value (indexed, sliced, sized): an array of its items, all
+        numbers, strings, cards or piles (`none` among numbers, strings or cards)."""
+        items = [self.expr(item, env) for item in node.items]
+        if not items:
+            return _Val("int_list", "np.empty(0, dtype=np.int64)")
+        kinds = {item.type for item in items} - {"none"}
+        if len(kinds) != 1 or not kinds <= {"int", "str", "card", "pile"}:
+            raise self.no("a list written out of values of several kinds, or not numbers, strings, cards or piles")
+        kind = kinds.pop()
+        if kind == "pile":
+            if any(item.type == "none" or item.maybe_none for item in items):
+                raise self.no("a list written out of piles that may be none")
+            if all(item.const for item in items):  # known at lowering, as a zone's piles
+                piles = [item.value for item in items]
+                return _Val("piles", _array(piles), piles, True)
+            return _Val("piles", f"np.array([{', '.join(item.code for item in items)}], dtype=np.int64)")
+        array = f"np.array([{', '.join(self.as_type(item, kind).code for item in items)}], dtype=np.int64)"
+        if kind == "card":
+            return _Val("cards", arr=array, lo="0", hi=str(len(items)))
+        return _Val("int_list" if kind == "int" else "str_list", array)
 
     def _slice(self, node: Slice, env: dict[str, _Val]) -> _Val:
         """A slice of a pile's cards or of cards (a narrower window of the same array), or of a

@@ -173,14 +173,16 @@ def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
     # the middle of the move: indexed), in a trigger (`size`, `count`, `in`, indexing) and in an
     # end condition (`all`, in the end check, while the next moves are being listed); `min` of
     # those names and `max` of the discard's suits, strings ordered as Python orders them (not by
-    # their numbers in compiled code). Compared at every step. A game ends where only fishing is
-    # left, others as without the option.
+    # their numbers in compiled code); lists written out used as values (of numbers sliced, of
+    # piles, cards and strings indexed, empty, sized). Compared at every step. A game ends where
+    # only fishing is left, others as without the option.
     rules = load_ruleset(GATHER, {"looking": True})
     backend = native_backend(rules)
     reasons: set[str] = set()
     looked: set[str] = set()
     least: set[str] = set()
     most: set[str] = set()
+    written: set[tuple[str, Any]] = set()
     for players in (2, 3):
         for seed in range(4):
             game = rules.new_game(seed=seed, players=players)
@@ -191,10 +193,13 @@ def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
             for _ in range(len(game.history)):  # the least name and the greatest suit seen along the game
                 least.add(game.variable("least"))
                 most.add(game.variable("most"))
+                written |= {(name, game.variable(name)) for name in ("seen_suit", "named")}
                 game.undo()
     assert reasons == {"only fishing is left", "the stock and the pool are empty"}
     assert {"draw", "fish", "fish_two"} <= looked
     assert {"combine", "draw", "fish"} <= least and {"spades", "hearts", "diamonds"} <= most
+    # a top card or none (of an empty pile); a name written out, or the variable `looked` among them
+    assert {("seen_suit", None), ("seen_suit", "clubs"), ("named", "draw"), ("named", "match")} <= written
 
 
 def _positions(game: Any) -> list[Any]:
