@@ -60,7 +60,10 @@ from .parser import (
 
 NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
 NO_STR = -1  # a string that is `none`
-LISTS = {"int_list": "int", "str_list": "str"}  # lists built by list(...) (arrays of their own): their items' type
+# lists built by list(...) (arrays of their own; truth values as 0 and 1): their items' type
+LISTS = {"int_list": "int", "str_list": "str", "bool_list": "bool"}
+ITEMS = {"cards": "card", "piles": "pile", **LISTS}  # lists of one kind of item, as arrays
+EMPTY = "np.empty(0, dtype=np.int64)"
 LOOPED = {"piles": "pile", "range": "int", "seats": "int", **LISTS}  # what a loop over such items binds (else cards)
 
 # The meta fields of a game (`M`): 0-9 the end and the cycle; 10 the seat to act, 11 its phase,
@@ -106,7 +109,7 @@ class NativeStop(CardrulesError):
 class _Val:
     """A lowered value: its type, its code, and for a list of cards `(array, lo, hi)`."""
 
-    type: str  # int bool str card pile piles cards none; int_list str_list (list(...) of numbers, strings)
+    type: str  # int bool str card pile piles cards none; int_list str_list bool_list (list(...) of numbers, ...)
     code: str = ""
     value: Any = None  # a constant known at lowering (zone piles)
     const: bool = False
@@ -114,6 +117,7 @@ class _Val:
     arr: str = ""
     lo: str = ""
     hi: str = ""
+    container: str = ""  # a list's Python kind where known: "list" (built) or "tuple" (written out)
 
 
 def _int(code: str, maybe_none: bool = False) -> _Val:
@@ -146,6 +150,7 @@ class _Emitter:
         self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
         self.lists_names = False  # `legal_moves()` is used: the module needs `legal_names`
         self.orders_strings = False  # strings are ordered (min, max): the module needs STR_RANK
+        self.compares_lists = False  # lists are compared (==, !=): the module needs same_items
         for name, kind in rules.deck.attributes.items():
             values = [card.get(name) for card in rules.deck.cards]
             if kind == "list" and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
@@ -234,6 +239,8 @@ class _Emitter:
                 return _Val("card", f"at(C[{pile}][:N[{pile}]], {self.checked(index)})")
             if obj.type == "cards":
                 return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
+            if obj.type == "bool_list":
+                return _Val("bool", f"(at({obj.code}, {self.checked(index)}) != 0)")
             if obj.type in LISTS:  # an item (a number may be none)
                 return _Val(LISTS[obj.type], f"at({obj.code}, {self.checked(index)})", maybe_none=True)
             raise self.no("indexing this value")
@@ -287,7 +294,7 @@ class _Emitter:
         numbers, strings, cards or piles (`none` among numbers, strings or cards)."""
         items = [self.expr(item, env) for item in node.items]
         if not items:
-            return _Val("int_list", "np.empty(0, dtype=np.int64)")
+            return _Val("int_list", EMPTY, container="tuple")
         kinds = {item.type for item in items} - {"none"}
         if len(kinds) != 1 or not kinds <= {"int", "str", "card", "pile"}:
             raise self.no("a list written out of values of several kinds, or not numbers, strings, cards or piles")
@@ -297,12 +304,13 @@ class _Emitter:
                 raise self.no("a list written out of piles that may be none")
             if all(item.const for item in items):  # known at lowering, as a zone's piles
                 piles = [item.value for item in items]
-                return _Val("piles", _array(piles), piles, True)
-            return _Val("piles", f"np.array([{', '.join(item.code for item in items)}], dtype=np.int64)")
+                return _Val("piles", _array(piles), piles, True, container="tuple")
+            return _Val("piles", f"np.array([{', '.join(item.code for item in items)}], dtype=np.int64)",
+                        container="tuple")
         array = f"np.array([{', '.join(self.as_type(item, kind).code for item in items)}], dtype=np.int64)"
         if kind == "card":
-            return _Val("cards", arr=array, lo="0", hi=str(len(items)))
-        return _Val("int_list" if kind == "int" else "str_list", array)
+            return _Val("cards", arr=array, lo="0", hi=str(len(items)), container="tuple")
+        return _Val("int_list" if kind == "int" else "str_list", array, container="tuple")
 
     def _slice(self, node: Slice, env: dict[str, _Val]) -> _Val:
         """A slice of a pile's cards or of cards (a narrower window of the same array), or of a
@@ -311,17 +319,17 @@ class _Emitter:
         bounds = [self.expr(b, env, "int") if b is not None else None for b in (node.lo, node.hi)]
         if obj.type == "piles" and obj.value is not None and all(b is None or b.const for b in bounds):
             piles = obj.value[slice(*(b.value if b is not None else None for b in bounds))]
-            return _Val("piles", repr(piles), piles, True)
+            return _Val("piles", repr(piles), piles, True, container=obj.container)
         if obj.type == "pile":
             pile = self.checked(obj)
-            obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+            obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]", container="list")
         if obj.type in ("piles", *LISTS):  # bounds known only in play: a window of the array
             if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
-                obj = _Val("piles", _array(obj.value) if obj.value else "np.empty(0, dtype=np.int64)")
+                obj = _Val("piles", _array(obj.value) if obj.value else EMPTY, container=obj.container)
             whole = f"len({obj.code})"
             lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
             hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
-            return _Val(obj.type, f"{obj.code}[{lo}:max({lo}, {hi})]")
+            return _Val(obj.type, f"{obj.code}[{lo}:max({lo}, {hi})]", container=obj.container)
         if obj.type == "range":  # numbers from lo up to hi: a narrower range
             end = f"max({obj.lo}, {obj.hi})"
             lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {end})" if bounds[0] is not None else obj.lo
@@ -331,7 +339,7 @@ class _Emitter:
             raise self.no(f"slicing {obj.type}")
         lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {obj.hi})" if bounds[0] is not None else obj.lo
         hi = f"clip({self.checked(bounds[1])}, {obj.lo}, {obj.hi})" if bounds[1] is not None else obj.hi
-        return _Val("cards", arr=obj.arr, lo=lo, hi=f"max({lo}, {hi})")
+        return _Val("cards", arr=obj.arr, lo=lo, hi=f"max({lo}, {hi})", container=obj.container)
 
     def as_type(self, value: _Val, type_: str) -> _Val:
         if value.type != "none":
@@ -538,7 +546,7 @@ class _Emitter:
             return self.expr(body, inner)
         if func == "legal_moves":  # the names of the legal moves now, listed into an array of their own
             self.lists_names = True
-            return _Val("str_list", "legal_names(C, N, U, V, O, M)")
+            return _Val("str_list", "legal_names(C, N, U, V, O, M)", container="list")
         if func == "of":
             target = args[0]
             seat = self.checked(self.expr(args[1], env, "int"))
@@ -581,7 +589,7 @@ class _Emitter:
                 raise self.no(f"{func}() of {arg.type}")
             pile = self.checked(arg)
             lo = "0" if func == "cards" else f"run_start(C[{pile}], N[{pile}], U)"
-            return _Val("cards", arr=f"C[{pile}]", lo=lo, hi=f"N[{pile}]")
+            return _Val("cards", arr=f"C[{pile}]", lo=lo, hi=f"N[{pile}]", container="list")
         if func == "range":
             bounds = [self.checked(self.expr(a, env, "int")) for a in args]
             lo, hi = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
@@ -639,13 +647,34 @@ class _Emitter:
             elif len(types) != 1 and not types & {"cards", "piles", *LISTS}:
                 return _Val("bool", repr(op == "!="), op == "!=", True)
             if {left.type, right.type} & {"cards", "piles", *LISTS}:
-                raise self.no(f"comparing {left.type} and {right.type}")
+                same = self._same_list(left, right)
+                return _Val("bool", same if op == "==" else f"(not {same})")
             return _Val("bool", f"({left.code} {op} {right.code})")
         if op in ("<", "<=", ">", ">="):
             if left.type != "int" or right.type != "int":
                 raise self.no(f"ordering {left.type} and {right.type}")
             return _Val("bool", f"({self.checked(left)} {op} {self.checked(right)})")
         raise self.no(f"the operator '{op}'")
+
+    def _same_list(self, left: _Val, right: _Val) -> str:
+        """Code for `left == right`, two lists, as Python has it: a list written out (a tuple) and a
+        list built (a list) are never equal; else their items, in order (strings are never equal to
+        items of another kind)."""
+        if left.type not in ITEMS or right.type not in ITEMS or not left.container or not right.container:
+            raise self.no(f"comparing {left.type} and {right.type} (only lists written out, built by list(...), "
+                          "legal_moves() or cards(), and their slices)")
+        if left.container != right.container:
+            return "False"
+        items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
+        kinds = {ITEMS[left.type], ITEMS[right.type]}
+        if EMPTY in items:  # `[]`, of no kind: equal to an empty list only
+            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"
+        if len(kinds) == 2 and "str" in kinds:
+            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"
+        if len(kinds) == 2:  # (numbers, cards, piles and truth values mixed: none is told apart differently)
+            raise self.no(f"comparing {left.type} and {right.type}")
+        self.compares_lists = True
+        return f"same_items({items[0]}, {items[1]})"
 
     def _in(self, node: Binary, env: dict[str, _Val]) -> _Val:
         """`x in [a, b]` (equal to one of the items) and `s in card.suits` (a list attribute)."""
@@ -668,7 +697,7 @@ class _Emitter:
             elif right.type == "range" and left.type in ("int", "none"):
                 x = self.as_type(left, "int").code
                 code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
-            elif right.type in LISTS and left.type in (LISTS[right.type], "none"):
+            elif right.type in LISTS and (left.type == LISTS[right.type] or left.type == "none" != right.type[:4]):
                 code = f"contains({right.code}, {self.as_type(left, LISTS[right.type]).code})"
             else:
                 raise self.no(f"'in' on {left.type} and {right.type}")
@@ -797,7 +826,7 @@ class _Emitter:
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
         elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
-            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list"}
+            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list", "bool": "bool_list"}
             if element.type not in of:
                 raise self.no(f"a list of {element.type} built by list(... for ...)")
             lines.append(f"{body}acc[count] = {element.code}; count += 1")
@@ -818,7 +847,9 @@ class _Emitter:
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
         call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"
         if type_ == "cards":  # (a pure function: called again for the window's end)
-            return _Val("cards", arr=call, lo="0", hi=f"len({call})")
+            return _Val("cards", arr=call, lo="0", hi=f"len({call})", container="list")
+        if func == "list":
+            return _Val(type_, call, container="list")
         return _Val(type_, call,
                     maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))
 
@@ -1251,6 +1282,8 @@ class _ModuleBuilder(_Emitter):
                 rows = [group[0] if zone.single else list(group) for group in zone.seat_piles]
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
+        if self.compares_lists:
+            body.append(_SAME_ITEMS)
         if self.orders_strings:  # every string the module numbers, ranked as Python orders strings
             ranks = {text: rank for rank, text in enumerate(sorted(self.strings))}
             body.append(f"STR_RANK = {_array([ranks[text] for text in self.strings])}\n{_STR_BEST}")
@@ -2391,6 +2424,19 @@ def legal_names(C, N, U, V, O, M):
     for i in range(cnt):
         names[i] = LEGAL_NAMES[codes[i] // (NP1 * NP1 * CAP1 * PK * SE * SELR)]
     return names
+'''
+
+
+_SAME_ITEMS = '''
+@njit(cache=True)
+def same_items(xs, ys):
+    """`xs == ys` of two lists of one kind of item: the same items in the same order."""
+    if len(xs) != len(ys):
+        return False
+    for i in range(len(xs)):
+        if xs[i] != ys[i]:
+            return False
+    return True
 '''
 
 

@@ -174,8 +174,10 @@ def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
     # end condition (`all`, in the end check, while the next moves are being listed); `min` of
     # those names and `max` of the discard's suits, strings ordered as Python orders them (not by
     # their numbers in compiled code); lists written out used as values (of numbers sliced, of
-    # piles, cards and strings indexed, empty, sized). Compared at every step. A game ends where
-    # only fishing is left, others as without the option.
+    # piles, cards and strings indexed, empty, sized); lists compared with `==` and `!=` (a list
+    # written out, a tuple in Python, is never equal to one built), lists of truth values built by
+    # `list(...)` (indexed, looped over, `in`). Compared at every step. A game ends where only
+    # fishing is left, others as without the option.
     rules = load_ruleset(GATHER, {"looking": True})
     backend = native_backend(rules)
     reasons: set[str] = set()
@@ -183,6 +185,8 @@ def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
     least: set[str] = set()
     most: set[str] = set()
     written: set[tuple[str, Any]] = set()
+    alike: set[int] = set()
+    ups: set[int] = set()
     for players in (2, 3):
         for seed in range(4):
             game = rules.new_game(seed=seed, players=players)
@@ -194,12 +198,18 @@ def test_rules_that_read_the_legal_moves_play_the_same_natively() -> None:
                 least.add(game.variable("least"))
                 most.add(game.variable("most"))
                 written |= {(name, game.variable(name)) for name in ("seen_suit", "named")}
+                alike.add(game.variable("alike"))
+                ups.add(game.variable("ups"))
                 game.undo()
     assert reasons == {"only fishing is left", "the stock and the pool are empty"}
     assert {"draw", "fish", "fish_two"} <= looked
     assert {"combine", "draw", "fish"} <= least and {"spades", "hearts", "diamonds"} <= most
     # a top card or none (of an empty pile); a name written out, or the variable `looked` among them
     assert {("seen_suit", None), ("seen_suit", "clubs"), ("named", "draw"), ("named", "match")} <= written
+    # each comparison (a bit of `alike`) both true and false, but `legal_moves()[:1] != ['draw']` (4)
+    # always true; `true in` a list of truth values (1000) both ways
+    assert all({value & bit for value in alike} == {0, bit} for bit in (1, 2, 8, 16))
+    assert all(value & 4 for value in alike) and {value >= 1000 for value in ups} == {False, True}
 
 
 def _positions(game: Any) -> list[Any]:
