@@ -291,14 +291,20 @@ class _Emitter:
 
     def _list(self, node: ListLit, env: dict[str, _Val]) -> _Val:
         """A list written out, used as a value (indexed, sliced, sized): an array of its items, all
-        numbers, strings, cards or piles (`none` among numbers, strings or cards)."""
+        numbers, strings, cards, piles or truth values (`none` among numbers, strings or cards)."""
         items = [self.expr(item, env) for item in node.items]
         if not items:
             return _Val("int_list", EMPTY, container="tuple")
         kinds = {item.type for item in items} - {"none"}
-        if len(kinds) != 1 or not kinds <= {"int", "str", "card", "pile"}:
-            raise self.no("a list written out of values of several kinds, or not numbers, strings, cards or piles")
+        if len(kinds) != 1 or not kinds <= {"int", "str", "card", "pile", "bool"}:
+            raise self.no("a list written out of values of several kinds, or not numbers, strings, cards, piles "
+                          "or truth values")
         kind = kinds.pop()
+        if kind == "bool":  # as 0 and 1
+            if any(item.type == "none" for item in items):
+                raise self.no("a list written out of truth values and none")
+            bits = ", ".join(f"(1 if {item.code} else 0)" for item in items)
+            return _Val("bool_list", f"np.array([{bits}], dtype=np.int64)", container="tuple")
         if kind == "pile":
             if any(item.type == "none" or item.maybe_none for item in items):
                 raise self.no("a list written out of piles that may be none")
@@ -697,7 +703,8 @@ class _Emitter:
             elif right.type == "range" and left.type in ("int", "none"):
                 x = self.as_type(left, "int").code
                 code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
-            elif right.type in LISTS and (left.type == LISTS[right.type] or left.type == "none" != right.type[:4]):
+            elif right.type in LISTS and (left.type == LISTS[right.type]
+                                          or left.type == "none" and right.type != "bool_list"):
                 code = f"contains({right.code}, {self.as_type(left, LISTS[right.type]).code})"
             else:
                 raise self.no(f"'in' on {left.type} and {right.type}")
