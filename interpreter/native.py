@@ -60,7 +60,10 @@ from .parser import (
 
 NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
 NO_STR = -1  # a string that is `none`
-LISTS = {"int_list": "int", "str_list": "str"}  # lists built by list(...) (arrays of their own): their items' type
+# lists built by list(...) (arrays of their own; truth values as 0 and 1): their items' type
+LISTS = {"int_list": "int", "str_list": "str", "bool_list": "bool"}
+ITEMS = {"cards": "card", "piles": "pile", **LISTS}  # lists of one kind of item, as arrays
+EMPTY = "np.empty(0, dtype=np.int64)"
 LOOPED = {"piles": "pile", "range": "int", "seats": "int", **LISTS}  # what a loop over such items binds (else cards)
 
 # The meta fields of a game (`M`): 0-9 the end and the cycle; 10 the seat to act, 11 its phase,
@@ -83,6 +86,7 @@ BEGIN_NONE, BEGIN_OFFERED, BEGIN_KEY = 0, 1, 2
 MAX_CYCLE_POSITIONS = 1024  # positions one cycle of `end.cycle` may go through natively (else NativeStop)
 MAX_FOUND = 4096  # selections one `select` search may find in a position natively (else NativeStop)
 MAX_REPEAT_POSITIONS = 1 << 20  # positions one game may keep for `end.repeat` natively (else NativeStop)
+MAX_LEGAL = 1 << 14  # legal moves one listing may give natively (else NativeStop)
 
 
 class Unsupported(Exception):
@@ -105,7 +109,7 @@ class NativeStop(CardrulesError):
 class _Val:
     """A lowered value: its type, its code, and for a list of cards `(array, lo, hi)`."""
 
-    type: str  # int bool str card pile piles cards none; int_list str_list (list(...) of numbers, strings)
+    type: str  # int bool str card pile piles cards none; int_list str_list bool_list (list(...) of numbers, ...)
     code: str = ""
     value: Any = None  # a constant known at lowering (zone piles)
     const: bool = False
@@ -113,6 +117,7 @@ class _Val:
     arr: str = ""
     lo: str = ""
     hi: str = ""
+    container: str = ""  # a list's Python kind where known: "list" (built) or "tuple" (written out)
 
 
 def _int(code: str, maybe_none: bool = False) -> _Val:
@@ -143,6 +148,9 @@ class _Emitter:
         self.inferring: set[str] = set()
         self.masks: dict[str, list[int]] = {}
         self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
+        self.lists_names = False  # `legal_moves()` is used: the module needs `legal_names`
+        self.orders_strings = False  # strings are ordered (min, max): the module needs STR_RANK
+        self.compares_lists = False  # lists are compared (==, !=): the module needs same_items
         for name, kind in rules.deck.attributes.items():
             values = [card.get(name) for card in rules.deck.cards]
             if kind == "list" and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
@@ -231,6 +239,8 @@ class _Emitter:
                 return _Val("card", f"at(C[{pile}][:N[{pile}]], {self.checked(index)})")
             if obj.type == "cards":
                 return _Val("card", f"at({obj.arr}[{obj.lo}:{obj.hi}], {self.checked(index)})")
+            if obj.type == "bool_list":
+                return _Val("bool", f"(at({obj.code}, {self.checked(index)}) != 0)")
             if obj.type in LISTS:  # an item (a number may be none)
                 return _Val(LISTS[obj.type], f"at({obj.code}, {self.checked(index)})", maybe_none=True)
             raise self.no("indexing this value")
@@ -276,8 +286,37 @@ class _Emitter:
             return _Val(type_, f"({then.code} if {condition.code} else {otherwise.code})",
                         maybe_none=then.maybe_none or otherwise.maybe_none or "none" in types)
         if isinstance(node, ListLit):
-            raise self.no("a list")
+            return self._list(node, env)
         raise self.no(f"{type(node).__name__}")
+
+    def _list(self, node: ListLit, env: dict[str, _Val]) -> _Val:
+        """A list written out, used as a value (indexed, sliced, sized): an array of its items, all
+        numbers, strings, cards, piles or truth values (`none` among numbers, strings or cards)."""
+        items = [self.expr(item, env) for item in node.items]
+        if not items:
+            return _Val("int_list", EMPTY, container="tuple")
+        kinds = {item.type for item in items} - {"none"}
+        if len(kinds) != 1 or not kinds <= {"int", "str", "card", "pile", "bool"}:
+            raise self.no("a list written out of values of several kinds, or not numbers, strings, cards, piles "
+                          "or truth values")
+        kind = kinds.pop()
+        if kind == "bool":  # as 0 and 1
+            if any(item.type == "none" for item in items):
+                raise self.no("a list written out of truth values and none")
+            bits = ", ".join(f"(1 if {item.code} else 0)" for item in items)
+            return _Val("bool_list", f"np.array([{bits}], dtype=np.int64)", container="tuple")
+        if kind == "pile":
+            if any(item.type == "none" or item.maybe_none for item in items):
+                raise self.no("a list written out of piles that may be none")
+            if all(item.const for item in items):  # known at lowering, as a zone's piles
+                piles = [item.value for item in items]
+                return _Val("piles", _array(piles), piles, True, container="tuple")
+            return _Val("piles", f"np.array([{', '.join(item.code for item in items)}], dtype=np.int64)",
+                        container="tuple")
+        array = f"np.array([{', '.join(self.as_type(item, kind).code for item in items)}], dtype=np.int64)"
+        if kind == "card":
+            return _Val("cards", arr=array, lo="0", hi=str(len(items)), container="tuple")
+        return _Val("int_list" if kind == "int" else "str_list", array, container="tuple")
 
     def _slice(self, node: Slice, env: dict[str, _Val]) -> _Val:
         """A slice of a pile's cards or of cards (a narrower window of the same array), or of a
@@ -286,17 +325,17 @@ class _Emitter:
         bounds = [self.expr(b, env, "int") if b is not None else None for b in (node.lo, node.hi)]
         if obj.type == "piles" and obj.value is not None and all(b is None or b.const for b in bounds):
             piles = obj.value[slice(*(b.value if b is not None else None for b in bounds))]
-            return _Val("piles", repr(piles), piles, True)
+            return _Val("piles", repr(piles), piles, True, container=obj.container)
         if obj.type == "pile":
             pile = self.checked(obj)
-            obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+            obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]", container="list")
         if obj.type in ("piles", *LISTS):  # bounds known only in play: a window of the array
             if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
-                obj = _Val("piles", _array(obj.value) if obj.value else "np.empty(0, dtype=np.int64)")
+                obj = _Val("piles", _array(obj.value) if obj.value else EMPTY, container=obj.container)
             whole = f"len({obj.code})"
             lo = f"clip({self.checked(bounds[0])}, 0, {whole})" if bounds[0] is not None else "0"
             hi = f"clip({self.checked(bounds[1])}, 0, {whole})" if bounds[1] is not None else whole
-            return _Val(obj.type, f"{obj.code}[{lo}:max({lo}, {hi})]")
+            return _Val(obj.type, f"{obj.code}[{lo}:max({lo}, {hi})]", container=obj.container)
         if obj.type == "range":  # numbers from lo up to hi: a narrower range
             end = f"max({obj.lo}, {obj.hi})"
             lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {end})" if bounds[0] is not None else obj.lo
@@ -306,7 +345,7 @@ class _Emitter:
             raise self.no(f"slicing {obj.type}")
         lo = f"clip({self.checked(bounds[0])}, {obj.lo}, {obj.hi})" if bounds[0] is not None else obj.lo
         hi = f"clip({self.checked(bounds[1])}, {obj.lo}, {obj.hi})" if bounds[1] is not None else obj.hi
-        return _Val("cards", arr=obj.arr, lo=lo, hi=f"max({lo}, {hi})")
+        return _Val("cards", arr=obj.arr, lo=lo, hi=f"max({lo}, {hi})", container=obj.container)
 
     def as_type(self, value: _Val, type_: str) -> _Val:
         if value.type != "none":
@@ -511,6 +550,9 @@ class _Emitter:
             for p, v in zip(params, values):
                 inner["\0" + p] = v
             return self.expr(body, inner)
+        if func == "legal_moves":  # the names of the legal moves now, listed into an array of their own
+            self.lists_names = True
+            return _Val("str_list", "legal_names(C, N, U, V, O, M)", container="list")
         if func == "of":
             target = args[0]
             seat = self.checked(self.expr(args[1], env, "int"))
@@ -553,7 +595,7 @@ class _Emitter:
                 raise self.no(f"{func}() of {arg.type}")
             pile = self.checked(arg)
             lo = "0" if func == "cards" else f"run_start(C[{pile}], N[{pile}], U)"
-            return _Val("cards", arr=f"C[{pile}]", lo=lo, hi=f"N[{pile}]")
+            return _Val("cards", arr=f"C[{pile}]", lo=lo, hi=f"N[{pile}]", container="list")
         if func == "range":
             bounds = [self.checked(self.expr(a, env, "int")) for a in args]
             lo, hi = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
@@ -565,6 +607,9 @@ class _Emitter:
             arg = self.expr(args[0], env)
             if func == "count" and arg.type in LISTS:
                 return _int(f"len({arg.code})")
+            if arg.type == "str_list" and func in ("min", "max"):  # by the strings' order, not their ids
+                self.orders_strings = True
+                return _Val("str", f"str_best({arg.code}, {func == 'max'})")
             if arg.type != "int_list":
                 raise self.no(f"{func}() of {arg.type}")
             return _int(f"list_{func}({arg.code})", maybe_none=func != "sum")
@@ -608,13 +653,34 @@ class _Emitter:
             elif len(types) != 1 and not types & {"cards", "piles", *LISTS}:
                 return _Val("bool", repr(op == "!="), op == "!=", True)
             if {left.type, right.type} & {"cards", "piles", *LISTS}:
-                raise self.no(f"comparing {left.type} and {right.type}")
+                same = self._same_list(left, right)
+                return _Val("bool", same if op == "==" else f"(not {same})")
             return _Val("bool", f"({left.code} {op} {right.code})")
         if op in ("<", "<=", ">", ">="):
             if left.type != "int" or right.type != "int":
                 raise self.no(f"ordering {left.type} and {right.type}")
             return _Val("bool", f"({self.checked(left)} {op} {self.checked(right)})")
         raise self.no(f"the operator '{op}'")
+
+    def _same_list(self, left: _Val, right: _Val) -> str:
+        """Code for `left == right`, two lists, as Python has it: a list written out (a tuple) and a
+        list built (a list) are never equal; else their items, in order (strings are never equal to
+        items of another kind)."""
+        if left.type not in ITEMS or right.type not in ITEMS or not left.container or not right.container:
+            raise self.no(f"comparing {left.type} and {right.type} (only lists written out, built by list(...), "
+                          "legal_moves() or cards(), and their slices)")
+        if left.container != right.container:
+            return "False"
+        items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
+        kinds = {ITEMS[left.type], ITEMS[right.type]}
+        if EMPTY in items:  # `[]`, of no kind: equal to an empty list only
+            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"
+        if len(kinds) == 2 and "str" in kinds:
+            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"
+        if len(kinds) == 2:  # (numbers, cards, piles and truth values mixed: none is told apart differently)
+            raise self.no(f"comparing {left.type} and {right.type}")
+        self.compares_lists = True
+        return f"same_items({items[0]}, {items[1]})"
 
     def _in(self, node: Binary, env: dict[str, _Val]) -> _Val:
         """`x in [a, b]` (equal to one of the items) and `s in card.suits` (a list attribute)."""
@@ -637,7 +703,8 @@ class _Emitter:
             elif right.type == "range" and left.type in ("int", "none"):
                 x = self.as_type(left, "int").code
                 code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
-            elif right.type in LISTS and left.type in (LISTS[right.type], "none"):
+            elif right.type in LISTS and (left.type == LISTS[right.type]
+                                          or left.type == "none" and right.type != "bool_list"):
                 code = f"contains({right.code}, {self.as_type(left, LISTS[right.type]).code})"
             else:
                 raise self.no(f"'in' on {left.type} and {right.type}")
@@ -750,6 +817,14 @@ class _Emitter:
             self._want(element, "int")
             lines.append(f"{body}acc = add(acc, {self.checked(element)})")
             result, ret, type_ = "0", "acc", "int"
+        elif func in ("min", "max") and element.type == "str":  # by the strings' order (none beside others stops)
+            self.orders_strings = True
+            better = "<" if func == "min" else ">"
+            lines.append(f"{body}v = {element.code}")
+            lines.append(f"{body}if found and (v < 0 or acc < 0): raise Stop('ordering none')")
+            lines.append(f"{body}if not found or STR_RANK[v] {better} STR_RANK[acc]: acc = v")
+            lines.append(f"{body}found = True")
+            result, ret, type_ = "NO_STR", "acc", "str"
         elif func in ("min", "max"):
             self._want(element, "int")
             better = "<" if func == "min" else ">"
@@ -758,7 +833,7 @@ class _Emitter:
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
         elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
-            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list"}
+            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list", "bool": "bool_list"}
             if element.type not in of:
                 raise self.no(f"a list of {element.type} built by list(... for ...)")
             lines.append(f"{body}acc[count] = {element.code}; count += 1")
@@ -779,7 +854,9 @@ class _Emitter:
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
         call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"
         if type_ == "cards":  # (a pure function: called again for the window's end)
-            return _Val("cards", arr=call, lo="0", hi=f"len({call})")
+            return _Val("cards", arr=call, lo="0", hi=f"len({call})", container="list")
+        if func == "list":
+            return _Val(type_, call, container="list")
         return _Val(type_, call,
                     maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))
 
@@ -1149,6 +1226,9 @@ class _ModuleBuilder(_Emitter):
             lines.append(_repeat_source(rules))
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
                 self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
+        if self.lists_names:  # `legal_moves()` in expressions
+            body.append(f"LEGAL_NAMES = {_array([self.sid(t.name) for t in rules.moves])}\nMAX_LEGAL = {MAX_LEGAL}\n"
+                        f"{_LEGAL_NAMES}")
         if rules.simultaneous:  # every seat plays at once: each seat's moves, and the clock of simulate
             body.append(SIMULTANEOUS_SOURCE)
         tables = []
@@ -1209,6 +1289,11 @@ class _ModuleBuilder(_Emitter):
                 rows = [group[0] if zone.single else list(group) for group in zone.seat_piles]
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
+        if self.compares_lists:
+            body.append(_SAME_ITEMS)
+        if self.orders_strings:  # every string the module numbers, ranked as Python orders strings
+            ranks = {text: rank for rank, text in enumerate(sorted(self.strings))}
+            body.append(f"STR_RANK = {_array([ranks[text] for text in self.strings])}\n{_STR_BEST}")
         source = "\n".join(lines + tables + self.helpers + body) + "\n"
         # The slots of variables holding strings (their ids; none is NO_STR), seat by seat.
         string_slots = [variable.slot + seat for name, variable in rules.variables.items()
@@ -2326,6 +2411,60 @@ def playout(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, KINDS, W, stats, LE
 '''
 
 
+_LEGAL_NAMES = '''
+@njit(cache=True)
+def legal_names(C, N, U, V, O, M):
+    """`legal_moves()`: the names (ids) of the legal moves of the seat to act now, one per move in
+    the listing's order, listed into arrays of their own (a listing under way may be read still)."""
+    if M[0] != 0:
+        return np.empty(0, dtype=np.int64)
+    room = 64
+    while True:
+        codes = np.empty(room, dtype=np.int64)
+        cnt = legal(C, N, U, V, O, M, codes)
+        if cnt >= 0:
+            break
+        if room >= MAX_LEGAL:
+            raise Stop("too many legal moves")
+        room = min(room * 16, MAX_LEGAL)
+    names = np.empty(cnt, dtype=np.int64)
+    for i in range(cnt):
+        names[i] = LEGAL_NAMES[codes[i] // (NP1 * NP1 * CAP1 * PK * SE * SELR)]
+    return names
+'''
+
+
+_SAME_ITEMS = '''
+@njit(cache=True)
+def same_items(xs, ys):
+    """`xs == ys` of two lists of one kind of item: the same items in the same order."""
+    if len(xs) != len(ys):
+        return False
+    for i in range(len(xs)):
+        if xs[i] != ys[i]:
+            return False
+    return True
+'''
+
+
+_STR_BEST = '''
+@njit(cache=True)
+def str_best(xs, most):
+    """`min(xs)` (`max(xs)` if most) of a list of strings, by the strings' order (STR_RANK), not
+    their ids: none if empty; none beside other items stops (Python cannot order it)."""
+    if len(xs) == 1:
+        return xs[0]
+    best = NO_STR
+    for i in range(len(xs)):
+        x = xs[i]
+        if x < 0:
+            raise Stop("ordering none")
+        if i == 0 or (STR_RANK[x] > STR_RANK[best] if most else STR_RANK[x] < STR_RANK[best]):
+            best = x
+    return best
+'''
+
+
 def _names(node: Node, functions: dict[str, tuple[tuple[str, ...], Node]]) -> set[str]:
     """The free names an expression uses, in the bodies of the ruleset functions it calls too."""
     found: set[str] = set()
@@ -2679,7 +2818,7 @@ class Native:
             value = rules.option_values[name]
             values.append(strings.get(value, -2) if isinstance(value, str) else int(value))
         self.options = numpy.array(values or [0], dtype=numpy.int64)
-        self.max_legal = 1 << 14
+        self.max_legal = MAX_LEGAL
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)

@@ -168,6 +168,51 @@ def test_selections_judged_by_their_cards_triggers_over_numbers_slices_and_deals
     assert "the stock and the pool are empty" in outcomes
 
 
+def test_legal_moves_strings_in_order_lists_written_out_and_lists_compared_play_the_same_natively() -> None:
+    # gather with the option `looking`: `legal_moves()` in a move's effects (the mover's moves in
+    # the middle of the move: indexed), in a trigger (`size`, `count`, `in`, indexing) and in an
+    # end condition (`all`, in the end check, while the next moves are being listed); `min` of
+    # those names and `max` of the discard's suits, strings ordered as Python orders them (not by
+    # their numbers in compiled code); lists written out used as values (of numbers sliced, of
+    # piles, cards, strings and truth values indexed, empty, sized); lists compared with `==` and
+    # `!=` (a list written out, a tuple in Python, is never equal to one built); lists of truth
+    # values built by `list(...)` (indexed, looped over, `in`). Compared at every step. A game
+    # ends where only fishing is left, others as without the option.
+    rules = load_ruleset(GATHER, {"looking": True})
+    backend = native_backend(rules)
+    reasons: set[str] = set()
+    looked: set[str] = set()
+    least: set[str] = set()
+    most: set[str] = set()
+    written: set[tuple[str, Any]] = set()
+    alike: set[int] = set()
+    ups: set[int] = set()
+    for players in (2, 3):
+        for seed in range(4):
+            game = rules.new_game(seed=seed, players=players)
+            rng = random.Random(seed)
+            native.compare(backend, game, lambda legal: rng.choice(legal))  # noqa: B023 - this game's
+            reasons.add(game.reason)
+            looked.add(game.variable("looked"))
+            for _ in range(len(game.history)):  # the least name and the greatest suit seen along the game
+                least.add(game.variable("least"))
+                most.add(game.variable("most"))
+                written |= {(name, game.variable(name)) for name in ("seen_suit", "named")}
+                alike.add(game.variable("alike"))
+                ups.add(game.variable("ups"))
+                game.undo()
+    assert reasons == {"only fishing is left", "the stock and the pool are empty"}
+    assert {"draw", "fish", "fish_two"} <= looked
+    assert {"combine", "draw", "fish"} <= least and {"spades", "hearts", "diamonds"} <= most
+    # a top card or none (of an empty pile); a name written out, or the variable `looked` among them
+    assert {("seen_suit", None), ("seen_suit", "clubs"), ("named", "draw"), ("named", "match")} <= written
+    # each comparison (a bit of `alike`) both true and false, but `legal_moves()[:1] != ['draw']` (4)
+    # always true; `true in` a list of truth values (1000) both ways
+    assert all({value & bit for value in alike} == {0, bit} for bit in (1, 2, 8, 16))
+    assert all(value & 4 for value in alike) and {value % 10000 >= 1000 for value in ups} == {False, True}
+    assert {value >= 10000 for value in ups} == {False, True}  # an item of a list of truth values written out
+
+
 def _positions(game: Any) -> list[Any]:
     """The positions a Python game went through from the deal: every pile's cards, the faces, the
     variables, the seat to act and its phase (taken back move by move on a copy)."""
@@ -439,14 +484,14 @@ def test_simulate_natively_keeps_each_seats_speed_where_every_seat_plays_at_once
 
 
 def test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks(tmp_path: Path) -> None:
-    variant = tmp_path / "klondike-looks.yaml"  # legal_moves(): the native backend does not cover it
+    variant = tmp_path / "klondike-looks.yaml"  # a list of lists: the native backend does not cover it
     variant.write_text("extends: klondike\nruleset: klondike-looks\n"
-                       "heuristic: \"count(m for m in legal_moves() if m != 'draw')\"\n")
+                       "heuristic: \"size(list(list(c.rank for c in cards(p)) for p in tableau))\"\n")
     lines: list[str] = []
     run = simulate_games(str(variant), 2, engine="native", note=lines.append)
     assert run.plan.engine == "python" and len(run.records) == 2
     assert len(lines) == 1 and "not for this ruleset" in lines[0]
-    assert re.search(r"klondike-looks\.yaml:\d+:\d+: legal_moves\(\) here", lines[0])
+    assert re.search(r"klondike-looks\.yaml:\d+:\d+: a list of int_list built by list", lines[0])
 
 
 def test_native_engine_falls_back_with_one_line_for_bots_other_than_random_and_greedy() -> None:
