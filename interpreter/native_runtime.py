@@ -236,22 +236,17 @@ def act(M, seat, phase):
     """`act`: the seat acts now, in that phase; the turn comes back after its move."""
     if seat < 0 or seat >= M[12]:
         raise Stop("act: no such seat")
-    f = M[24]
-    if f == 4:
+    if M[24] == 4:
         raise Stop("act: more than 4 seats acting for others at once")
-    M[16 + 2 * f] = M[10]
-    M[17 + 2 * f] = M[11]
-    M[24] = f + 1
-    M[10] = seat
-    M[11] = phase
-    M[14] = 1
+    act_at_once(M, seat, phase)
 
 
 @njit(cache=True)
 def act_at_once(M, seat, phase):
-    """`act` where every seat plays at once: the seat is the one to act now. Nothing comes back to
-    the seat that acted (no turn passes on), so frames are only ever added (engine.Game.apply): M
-    keeps their number, which within one game tells them apart (end.repeat), and the first 4."""
+    """`act` where every seat plays at once (and the rest of `act`): the seat is the one to act now,
+    the one that was noted among M's frames. Nothing comes back to the seat that acted (no turn
+    passes on), so there frames are only ever added (engine.Game.apply): M keeps their number,
+    which within one game tells them apart (end.repeat), and the first 4."""
     if seat < 0 or seat >= M[12]:
         raise Stop("act: no such seat")
     f = M[24]
