@@ -612,7 +612,9 @@ class _Emitter:
                 return _Val("str", f"str_best({arg.code}, {func == 'max'})")
             if arg.type != "int_list":
                 raise self.no(f"{func}() of {arg.type}")
-            return _int(f"list_{func}({arg.code})", maybe_none=func != "sum")
+            if func == "sum":
+                return _int(f"list_sum({arg.code})")
+            return _int(f"list_best({arg.code}, {func == 'max'})", maybe_none=True)
         if func in ("min", "max") and len(args) >= 2:
             parts = [self.checked(self.expr(a, env, "int")) for a in args]
             code = parts[0]
@@ -673,10 +675,8 @@ class _Emitter:
             return "False"
         items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
         kinds = {ITEMS[left.type], ITEMS[right.type]}
-        if EMPTY in items:  # `[]`, of no kind: equal to an empty list only
-            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"
-        if len(kinds) == 2 and "str" in kinds:
-            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"
+        if EMPTY in items or len(kinds) == 2 and "str" in kinds:  # `[]` (of no kind), or strings and
+            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"  # other items: equal only if both are empty
         if len(kinds) == 2:  # (numbers, cards, piles and truth values mixed: none is told apart differently)
             raise self.no(f"comparing {left.type} and {right.type}")
         self.compares_lists = True
@@ -923,27 +923,16 @@ def list_sum(xs):
 
 
 @njit(cache=True)
-def list_min(xs):
-    """`min(xs)` of a list of numbers: none if empty; none beside other items stops (Python's min
-    cannot order it)."""
+def list_best(xs, most):
+    """`min(xs)` (`max(xs)` if most) of a list of numbers: none if empty; none beside other items
+    stops (Python's min cannot order it)."""
     if len(xs) == 1:
         return xs[0]
     best = NO_INT
     for i in range(len(xs)):
-        if i == 0 or ck(xs[i]) < best:
-            best = ck(xs[i])
-    return best
-
-
-@njit(cache=True)
-def list_max(xs):
-    """`max(xs)` of a list of numbers, as list_min."""
-    if len(xs) == 1:
-        return xs[0]
-    best = NO_INT
-    for i in range(len(xs)):
-        if i == 0 or ck(xs[i]) > best:
-            best = ck(xs[i])
+        x = ck(xs[i])
+        if i == 0 or (x > best if most else x < best):
+            best = x
     return best
 
 
