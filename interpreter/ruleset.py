@@ -240,8 +240,9 @@ class Ruleset:
         self.out_of_turn = False
         self.asks_everyone = False
         self.opens_asking: frozenset[int] = frozenset()  # the moves (-1: the deal) after which they are asked
-        # Turn by turn, nobody asked out of turn, no `end.repeat`: a move whose template has a
-        # generated apply (applygen.py) takes `Game.apply`'s short way (`Game._apply_written`).
+        # Turn by turn, nobody asked out of turn, no `end.repeat`, some template with a generated
+        # apply (applygen.py): such a template's moves take `Game.apply`'s short way
+        # (`Game._apply_written`; without any, looking for it would only cost).
         self.plain_turns = False
         self.generated_source = ""
         self.meter = Meter()  # the steps of one listing, move or end check (limits.MAX_STEPS)
@@ -554,7 +555,8 @@ class _Builder:
         self._triggers()
         self._end()
         self._apply_functions()
-        rules.plain_turns = not rules.simultaneous and not rules.out_of_turn and rules.repeat is None
+        rules.plain_turns = not rules.simultaneous and not rules.out_of_turn and rules.repeat is None \
+            and any(template.apply is not None for template in rules.moves)
         rules.generated_source = "\n".join(self.sources)
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
