@@ -1020,7 +1020,7 @@ def results_text(record: dict[str, Any]) -> Text:
 
 def save_persistent(game: Game) -> None:
     """Apply the game's change to its `persist` values to the store (other games' changes are kept)."""
-    store.save(game.rules.name, game.persisted_start, game.persistent_values())
+    store.save(store.data_key(game.rules), game.persisted_start, game.persistent_values())
 
 
 __all__ = [
