@@ -73,6 +73,11 @@ class SaveError(CardrulesError):
     """The per-user store of persistent values could not be read or written."""
 
 
+class CacheError(CardrulesError):
+    """The cache folder of compiled code is not safe to load from (another user could write it) or
+    cannot be made."""
+
+
 class ArgumentError(CardrulesError):
     """A library function was called with an argument it cannot take (a seat out of range, an
     unknown variable name, a value of the wrong type)."""
