@@ -40,7 +40,7 @@ from platformdirs import user_data_dir
 
 from .errors import SaveError
 from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES
-from .resources import rulesets_dir
+from .ruleset import data_key, is_bundled  # what the store is keyed by (saves.py and the CLI use them too)
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset, Variable
@@ -58,23 +58,6 @@ def data_dir() -> Path:
 
 def store_path() -> Path:
     return data_dir() / "persistent.json"
-
-
-def is_bundled(rules: Ruleset) -> bool:
-    """Was the ruleset loaded from its file in the package's rulesets folder (not a copy, nor a
-    file that merely declares a bundled ruleset's name)?"""
-    return rules.path is not None and rules.path.resolve().parent == rulesets_dir().resolve()
-
-
-def data_key(rules: Ruleset) -> str:
-    """What a ruleset's saved values, saves and statistics are kept under: a bundled ruleset's
-    own name, else `NAME (RESOLVED PATH)`. A ruleset name is lower-case letters, digits and
-    hyphens, so no other file's key can be a bundled ruleset's, nor another file's."""
-    if is_bundled(rules):
-        return rules.name
-    if rules.path is None:
-        raise SaveError(f"{rules.name} was not loaded from a file: it has no place to keep saved data")
-    return f"{rules.name} ({rules.path.resolve()})"
 
 
 def lock_path(path: Path) -> Path:
