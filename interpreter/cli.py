@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .errors import CardrulesError, DealError, format_error, printable
+from .errors import CardrulesError, DealError, format_error, printable, shown_title, terminal_console
 from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -132,7 +132,6 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
     """`play`, once its arguments are checked; a resumed save is claimed in `held`."""
     import random
 
-    from rich.console import Console
     from rich.text import Text
 
     from . import saves, store
@@ -181,10 +180,10 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
     seats = {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **specs[s].bot_params)
                  if kinds.get(s, "human") != "human" else None)
              for s in range(game.players)}
-    console = Console(stderr=as_json, highlight=False)
+    console = terminal_console(stderr=as_json, highlight=False)
     interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
     if not as_json:  # Text: the title and options are printed as they are, never read as markup
-        head = Text(rules.title, style="bold")
+        head = Text(shown_title(rules.title), style="bold")
         head.append("  seed: shown at the end" if secret and seed is not None
                     else f"  seed {seed if seed is not None else '-'}")
         for name, value in rules.option_values.items():
@@ -242,7 +241,7 @@ def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) 
 
     record = count_result(game, humans[0])
     if not quiet:
-        console.print(Text(f"{game.rules.title} ({options_key(game.rules, game.players)}): ",
+        console.print(Text(f"{shown_title(game.rules.title)} ({options_key(game.rules, game.players)}): ",
                            style="dim").append_text(results_text(record)))
 
 
@@ -307,12 +306,11 @@ def simulate(
     search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
-    from rich.console import Console
 
     from .simulate import simulate_command
 
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
-                            plots, console=Console(highlight=False), search_path=[str(p) for p in search_path],
+                            plots, console=terminal_console(highlight=False), search_path=[str(p) for p in search_path],
                             engine=engine)
     if code:
         raise typer.Exit(code)
@@ -364,12 +362,10 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
-    from rich.console import Console
-
     from .solver import solve_command
 
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
-                         console=Console(highlight=False), max_positions=max_positions,
+                         console=terminal_console(highlight=False), max_positions=max_positions,
                          search_path=[str(p) for p in search_path], use_safe=not no_safe, clock=clock,
                          shorten_timeout=shorten_timeout, engine=engine)
     if code:
@@ -396,14 +392,14 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
             header = _header(path) if is_file(path) else {}
             if "cards" in header and "moves" not in header:
                 deck = load_deck(path)
-                typer.echo(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)")
+                typer.echo(printable(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)"))
                 continue
             rules, combinations = check_ruleset(name, search_path=tuple(search_path))
         except CardrulesError as error:
             _report(error)
             failed = True
             continue
-        typer.echo(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
+        typer.echo(f"ok  {printable(name)}  ({shown_title(rules.title)}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
                    f"{len(rules.options)} options, checked under {combinations} option combinations)")
         note = _borrowed_name_note(rules)
         if note:
@@ -416,7 +412,7 @@ def _borrowed_name_note(rules: Ruleset) -> str | None:
     """For a file that declares the name of a bundled ruleset without being it: where its saved
     values, saves and statistics go (its own key, never the bundled ruleset's)."""
     from .resources import rulesets_dir
-    from .store import data_key, is_bundled
+    from .ruleset import data_key, is_bundled
 
     if is_bundled(rules) or not (rulesets_dir() / f"{rules.name}.yaml").is_file():
         return None
@@ -439,7 +435,6 @@ def _header(path: Path) -> dict[str, Any]:
 @app.command("list")
 def list_rulesets() -> None:
     """The bundled rulesets: what each extends, its description, its options' defaults and allowed values."""
-    from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
 
@@ -447,7 +442,7 @@ def list_rulesets() -> None:
     from .source import load_document
     from .variants import resolve_extends
 
-    console = Console(highlight=False)
+    console = terminal_console(highlight=False)
     for path in sorted(rulesets_dir().glob("*.yaml"), key=lambda p: p.stem):
         data = _header(path)
         if "extends" in data:  # show the variant's options as they are after the merge
@@ -520,7 +515,6 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
           search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Your results by ruleset and options: games played and won, streaks, best score."""
-    from rich.console import Console
     from rich.table import Table
 
     from . import saves
@@ -558,7 +552,7 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
             table.add_row(ruleset_name, key, str(record["played"]), str(record["won"]),
                           f"{100 * record['won'] / record['played']:.0f}" if record["played"] else "-",
                           str(record["streak"]), str(record["best_streak"]), "-" if best is None else str(best))
-    Console(highlight=False).print(table)
+    terminal_console(highlight=False).print(table)
 
 
 @app.command()
