@@ -528,7 +528,7 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
         if forget:
             if name is None:
                 raise typer.BadParameter("--reset forgets one ruleset's statistics: name it")
-            print(f"forgot the statistics of {name}" if saves.reset_stats(name) else f"no statistics of {name}")
+            print(printable(f"forgot the statistics of {name}" if saves.reset_stats(name) else f"no statistics of {name}"))
             return
         data = saves.read_stats()
     except CardrulesError as error:
@@ -540,7 +540,7 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
         print(json.dumps(data, indent=2))
         return
     if not data:
-        print("no games counted yet" + (f" for {name}" if name is not None else "") +
+        print("no games counted yet" + (f" for {printable(name)}" if name is not None else "") +
               " (a game counts when one human plays it with `cardrules play` to its end, or quits it)")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
@@ -570,8 +570,8 @@ def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved value
         _fail(error)
         return
     if backup is not None:
-        print(f"the store was corrupt; a copy is at {backup}")
-    print(f"reset the saved values of {name} ({store.store_path()})")
+        print(printable(f"the store was corrupt; a copy is at {backup}"))
+    print(printable(f"reset the saved values of {name} ({store.store_path()})"))
 
 
 def main() -> None:

@@ -5,10 +5,10 @@ name, any other file's name and resolved path), so a file never reads nor change
 
 A saved game is one JSON file in `saves/FOLDER/` of the user's data folder (`store.data_dir`;
 FOLDER: a bundled ruleset's name, else the file's name and a hash of its key, `coin@3f2a...`):
-the ruleset (its name, and the resolved path of its file when it is not bundled), the option values, the number of seats,
-the seed or the deal, the persistent values the game began with, the seats' kinds and the texts
-of the moves made. Each save is written atomically under a new name, never over another file, so
-games saved at once by several processes are all kept. Resuming reads the newest save of the
+the ruleset (its name, and the resolved path of its file when it is not bundled), the option
+values, the number of seats, the seed or the deal, the persistent values the game began with,
+the seats' kinds and the texts of the moves made. Each save is written atomically under a new
+name, never over another file, so games saved at once by several processes are all kept. Resuming reads the newest save of the
 ruleset, claims it (`claim`: a lock beside it held while the game is played, so a second process
 resuming the same save is refused), checks every field, loads the ruleset again and replays the
 moves one by one: each must be legal, or the save is refused naming the move. The file is removed
@@ -42,7 +42,7 @@ from filelock import FileLock, Timeout
 
 from .errors import IllegalMoveError, SaveError, printable
 from .limits import INT_MAX, INT_MIN, MAX_SAVE_BYTES
-from .store import data_dir, data_key, locked, read_json, write_json
+from .store import data_dir, data_key, is_bundled, locked, read_json, write_json
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -88,8 +88,6 @@ class SavedGame:
 
 def save_file(rules: Ruleset) -> str | None:
     """What a save records as the ruleset's file: None for a bundled ruleset, else its resolved path."""
-    from .store import is_bundled
-
     return None if is_bundled(rules) or rules.path is None else str(rules.path.resolve())
 
 

@@ -180,3 +180,15 @@ def test_values_saved_under_a_bundled_name_stay_the_bundled_rulesets(stranger: s
     assert balance == -37 + game.persistent_values()["balance"] != -37
     assert stored()[VEGAS] == {"balance": balance}
     assert store.load(load_ruleset(stranger)) == {}
+
+
+def test_a_key_with_a_path_that_reorders_text_is_printed_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "evil\u202efolder"
+    folder.mkdir()
+    path = folder / "coin.yaml"
+    path.write_text(STRANGER.replace(f"ruleset: {VEGAS}", "ruleset: coin"), encoding="utf-8")
+    assert run("play", str(path), "--seed", "1", input="draw\ndraw\n").exit_code == 0
+    for args in (("stats",), ("stats", str(path)), ("reset", str(path)), ("stats", "--reset", str(path))):
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.output)
+        assert "\u202e" not in result.output and "evil\\u202efolder" in result.output, (args, result.output)
