@@ -42,7 +42,8 @@ from filelock import FileLock, Timeout
 
 from .errors import IllegalMoveError, SaveError, printable
 from .limits import INT_MAX, INT_MIN, MAX_SAVE_BYTES
-from .store import data_dir, data_key, is_bundled, locked, read_json, write_json
+from .ruleset import is_bundled
+from .store import data_dir, data_key, locked, read_json, write_json
 
 if TYPE_CHECKING:
     from .engine import Game

@@ -40,7 +40,7 @@ from platformdirs import user_data_dir
 
 from .errors import SaveError
 from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES
-from .ruleset import data_key, is_bundled  # what the store is keyed by (saves.py and the CLI use them too)
+from .ruleset import data_key  # what the store is keyed by (saves.py and the CLI use it too)
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset, Variable

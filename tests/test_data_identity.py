@@ -16,6 +16,7 @@ from cardrules.bots import make_bot, seat_seed
 from cardrules.cli import app
 from cardrules.play import save_persistent
 from cardrules.resources import rulesets_dir
+from cardrules.ruleset import is_bundled
 
 VEGAS = "klondike-vegas-cumulative"
 STOLEN = -1_000_000_000_000
@@ -83,7 +84,7 @@ def test_a_copy_or_a_variant_of_the_bundled_ruleset_is_not_it(tmp_path: Path) ->
     variant.write_text(f"extends: {VEGAS}\nruleset: {VEGAS}\n", encoding="utf-8")
     for path in (copy, variant):
         rules = load_ruleset(path)
-        assert rules.name == VEGAS and not store.is_bundled(rules)
+        assert rules.name == VEGAS and not is_bundled(rules)
         assert store.data_key(rules) == f"{VEGAS} ({path.resolve()})"
 
 
