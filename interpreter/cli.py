@@ -545,7 +545,8 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in ("ruleset", "options", "played", "won", "%", "streak", "longest", "best"):
-        table.add_column(column, justify="left" if column in ("ruleset", "options") else "right")
+        table.add_column(column, justify="left" if column in ("ruleset", "options") else "right",
+                         overflow="fold")  # a file's key (its name and path) shown whole, folded
     for ruleset_name in sorted(data):
         for key, record in sorted(data[ruleset_name].items()):
             best = record.get("best_score")

@@ -193,3 +193,11 @@ def test_a_key_with_a_path_that_reorders_text_is_printed_escaped(tmp_path: Path)
         result = run(*args)
         assert result.exit_code == 0, (args, result.output)
         assert "\u202e" not in result.output and "evil\\u202efolder" in result.output, (args, result.output)
+
+
+def test_stats_shows_a_files_key_whole_in_a_narrow_terminal(stranger: str) -> None:
+    assert run("play", stranger, "--seed", "1", input="draw\ndraw\n").exit_code == 0
+    table = runner.invoke(app, ["stats"], env={"COLUMNS": "80"}).stdout
+    folded = "".join(line[:line.index("  ")] if "  " in line else line.strip()
+                     for line in table.splitlines()[1:])  # the ruleset column, its lines joined
+    assert store.data_key(load_ruleset(stranger)).replace(" ", "") in folded  # folded at its space, or anywhere
