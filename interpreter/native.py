@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import resources
-from .errors import CardrulesError, IllegalMoveError, SourcePos
+from .errors import CacheError, CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_bots import SEAT_KINDS
 from .native_bots import SOURCE as BOTS_SOURCE
@@ -2497,8 +2497,17 @@ def cache_dir() -> Path:
 def _private_cache_dir() -> Path:
     """The folder of compiled modules, made and checked (`resources.private_cache_dir`) with its
     `__pycache__`, where Numba keeps its index files (unpickled when a module loads): both only
-    this user may write, or a `CacheError`."""
-    return resources.private_cache_dir("native", ("__pycache__",))
+    this user may write, or a `CacheError`. Where `NUMBA_CACHE_DIR` sends Numba's files
+    elsewhere, that folder is held to the same rule."""
+    folder = resources.private_cache_dir("native", ("__pycache__",))
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_cache and os.path.exists(numba_cache):
+        problem = resources.cache_problem(Path(numba_cache))
+        if problem:
+            raise CacheError(f"NUMBA_CACHE_DIR {numba_cache} {problem}: Numba loads the compiled code kept there, "
+                             f"so cardrules uses only a folder no other user can write; make it yours "
+                             f"(chmod go-w), or unset NUMBA_CACHE_DIR")
+    return folder
 
 
 def _read_unfollowed(path: Path) -> str | None:

@@ -117,3 +117,14 @@ def test_schema_verdicts_in_a_folder_others_may_write_are_not_believed(cache: Pa
     assert schema._known_valid("ruleset", digest)
     resources.cache_dir("schema").chmod(0o777)
     assert not schema._known_valid("ruleset", digest)
+
+
+def test_a_numba_cache_folder_others_may_write_is_refused(cache: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "numba"
+    shared.mkdir(mode=0o700)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(shared))
+    native._private_cache_dir()
+    shared.chmod(0o777)
+    with pytest.raises(CacheError, match=f"NUMBA_CACHE_DIR {shared} may be written by other users"):
+        native._private_cache_dir()
