@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -236,6 +238,16 @@ def test_printable_escapes_bidirectional_and_zero_width_characters_visibly() -> 
     for code in BIDI_AND_ZERO_WIDTH:
         assert printable(f"a{chr(code)}b") == f"a\\u{code:04x}b"
     assert printable("עברית ‎ok") == "עברית \\u200eok"  # right-to-left letters are kept as they are
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.sampled_from(HIDDEN + "\x1b\x07\x9b\x7f\t\n"),
+                          st.characters(codec="utf-8", exclude_categories=["Cs"])), max_size=40).map("".join))
+def test_printable_leaves_nothing_that_moves_or_hides_text_and_is_unchanged_on_safe_text(text: str) -> None:
+    shown = printable(text)
+    assert not {c for c in shown if ord(c) < 0x20 and c not in "\t\n" or 0x7F <= ord(c) < 0xA0 or c in HIDDEN}
+    if not {c for c in text if ord(c) < 0x20 and c not in "\t\n" or 0x7F <= ord(c) < 0xA0 or c in HIDDEN}:
+        assert shown == text
 
 
 def test_a_title_past_the_bound_is_cut_with_an_ellipsis() -> None:
