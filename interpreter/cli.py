@@ -522,7 +522,7 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
 
     from .store import data_key
 
-    try:  # a file's figures are kept under its name and path (`store.data_key`); a bundled name as it is
+    try:  # a file's figures are kept under its name and path (`ruleset.data_key`); a bundled name as it is
         name = data_key(load_ruleset(ruleset, search_path=tuple(search_path))) \
             if ruleset is not None and is_file(Path(ruleset)) else ruleset
         if forget:

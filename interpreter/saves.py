@@ -1,6 +1,6 @@
 """Per-user storage of games in progress and of results: `play`'s save and resume, and `stats`.
 
-Saves and statistics are kept under the ruleset's data key (`store.data_key`: a bundled ruleset's
+Saves and statistics are kept under the ruleset's data key (`ruleset.data_key`: a bundled ruleset's
 name, any other file's name and resolved path), so a file never reads nor changes another's.
 
 A saved game is one JSON file in `saves/FOLDER/` of the user's data folder (`store.data_dir`;
@@ -54,7 +54,7 @@ STATS_FIELDS = ("played", "won", "streak", "best_streak")
 
 
 def saves_dir(key: str) -> Path:
-    """The folder of the saves kept under a data key (`store.data_key`): a bundled ruleset's name
+    """The folder of the saves kept under a data key (`ruleset.data_key`): a bundled ruleset's name
     as it is; any other key as its ruleset's name and a hash of the whole key (a name has no `@`,
     so no other key's folder is a bundled ruleset's)."""
     name, _, rest = key.partition(" ")
@@ -331,7 +331,7 @@ def record_result(rules: Ruleset, players: int, won: bool, score: int | None) ->
 
 
 def reset_stats(ruleset: str) -> bool:
-    """Forget the statistics under one data key (`store.data_key`); False if there were none."""
+    """Forget the statistics under one data key (`ruleset.data_key`); False if there were none."""
     path = stats_path()
     with locked(path):
         data = read_stats()

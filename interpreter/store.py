@@ -1,7 +1,7 @@
 """Per-user storage of `persist` variables (for example the cumulative Vegas balance).
 
 One JSON file in the user's data directory (platformdirs; `CARDRULES_HOME`
-overrides it), keyed by the ruleset's data key (`data_key`), then by variable: an integer,
+overrides it), keyed by the ruleset's data key (`ruleset.data_key`), then by variable: an integer,
 true/false, or for a per-player variable a list of those by seat.
 
 The data key is what every per-user datum of a ruleset is kept under (its persistent values

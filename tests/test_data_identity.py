@@ -1,5 +1,5 @@
 """Saved data belongs to its ruleset: persistent values, saves and statistics are kept under a
-key no file can forge (`store.data_key`: a bundled ruleset's own name, any other file's name and
+key no file can forge (`ruleset.data_key`: a bundled ruleset's own name, any other file's name and
 resolved path), so a file declaring a bundled ruleset's name never reads nor changes its data."""
 
 from __future__ import annotations
