@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .errors import CardrulesError, DealError, format_error, printable
+from .errors import CardrulesError, DealError, format_error, printable, shown_title, terminal_console
 from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -118,9 +119,19 @@ def play(
     if resume and (seed is not None or deal is not None or option or players is not None):
         raise typer.BadParameter("--resume plays the saved game: its deal, options and players are the saved "
                                  "ones (give no --seed, --deal, --option or --players)")
+    try:
+        with ExitStack() as held:  # a resumed save stays claimed until the game ends or is saved anew
+            _play(ruleset, seed, deal, option, seat, players, as_json, autoplay, resume, search_path, held)
+    except CardrulesError as error:
+        _fail(error)
+
+
+def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], seat: list[str],
+          players: int | None, as_json: bool, autoplay: bool, resume: bool, search_path: list[Path],
+          held: ExitStack) -> None:
+    """`play`, once its arguments are checked; a resumed save is claimed in `held`."""
     import random
 
-    from rich.console import Console
     from rich.text import Text
 
     from . import saves, store
@@ -129,97 +140,93 @@ def play(
     from .play import save_persistent, summary, timed_summary
     from .source import read_bounded
 
-    try:
-        resumed: saves.SavedGame | None = None
-        if resume:
-            resumed, rules, game = _resume(ruleset, tuple(search_path))
-            seed = resumed.seed
+    resumed: saves.SavedGame | None = None
+    if resume:
+        resumed, rules, game = _resume(ruleset, tuple(search_path), held)
+        seed = resumed.seed
+    else:
+        rules = load_ruleset(ruleset, _pairs(option, "--option NAME"), tuple(search_path))
+    deal_text = read_bounded(deal, str(deal), DealError) if deal is not None else None
+    secret = _secret_seed(rules, players if resumed is None else resumed.players)
+    if deal is None and seed is None and resumed is None:  # a short seed to replay, unless it would give hidden hands away
+        draw = random.SystemRandom()
+        seed = draw.getrandbits(64) if secret else draw.randrange(1, 1_000_000_000)
+    if resumed is None:
+        persisted = store.load(rules) if rules.persistent_variables() else None
+        if deal_text is not None:
+            in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
+            order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
+            game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
         else:
-            rules = load_ruleset(ruleset, _pairs(option, "--option NAME"), tuple(search_path))
-        deal_text = read_bounded(deal, str(deal), DealError) if deal is not None else None
-        secret = _secret_seed(rules, players if resumed is None else resumed.players)
-        if deal is None and seed is None and resumed is None:  # a short seed to replay, unless it would give hidden hands away
-            draw = random.SystemRandom()
-            seed = draw.getrandbits(64) if secret else draw.randrange(1, 1_000_000_000)
-        if resumed is None:
-            persisted = store.load(rules) if rules.persistent_variables() else None
-            if deal_text is not None:
-                in_play = rules.deck_cards.get(players if players is not None else rules.default_players)
-                order = rules.deck.parse_order(deal_text, str(deal), cards=in_play)
-                game = rules.new_game(deal=[rules.deck.codes[c] for c in order], players=players, persisted=persisted)
-            else:
-                game = rules.new_game(seed=seed, players=players, persisted=persisted)
-        specs: dict[int, SeatSpec] = {}
-        seat_texts: dict[str, str] = {}  # seat number (from 1) -> its `--seat` text, the saved ones first
+            game = rules.new_game(seed=seed, players=players, persisted=persisted)
+    specs: dict[int, SeatSpec] = {}
+    seat_texts: dict[str, str] = {}  # seat number (from 1) -> its `--seat` text, the saved ones first
+    try:
+        given = list(resumed.seats.items()) if resumed is not None else []
+        for key, text in given + list(_pairs(seat, "--seat SEAT").items()):
+            index, spec = parse_seat(key, text, game.players)
+            specs[index] = spec
+            seat_texts[str(index + 1)] = text
+        if rules.simultaneous:  # one terminal, one human: the seats not given are bots
+            human_given = any(not spec.is_bot for spec in specs.values())
+            for s in range(game.players):
+                if s not in specs and (human_given or s > 0):
+                    specs[s] = SeatSpec("greedy")
+        check_seats(rules, specs, game.players)
+    except SeatError as exc:
+        raise typer.BadParameter(printable(str(exc))) from None
+    kinds = {s: spec.kind for s, spec in specs.items()}
+    bot_seed = seed if seed is not None else 0
+    seats = {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **specs[s].bot_params)
+                 if kinds.get(s, "human") != "human" else None)
+             for s in range(game.players)}
+    console = terminal_console(stderr=as_json, highlight=False)
+    interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
+    if not as_json:  # Text: the title and options are printed as they are, never read as markup
+        head = Text(shown_title(rules.title), style="bold")
+        head.append("  seed: shown at the end" if secret and seed is not None
+                    else f"  seed {seed if seed is not None else '-'}")
+        for name, value in rules.option_values.items():
+            head.append(f"  {name}={_option_text(value)}")
+        console.print(head)
+    if rules.simultaneous:  # every seat plays at once: on a clock
         try:
-            given = list(resumed.seats.items()) if resumed is not None else []
-            for key, text in given + list(_pairs(seat, "--seat SEAT").items()):
-                index, spec = parse_seat(key, text, game.players)
-                specs[index] = spec
-                seat_texts[str(index + 1)] = text
-            if rules.simultaneous:  # one terminal, one human: the seats not given are bots
-                human_given = any(not spec.is_bot for spec in specs.values())
-                for s in range(game.players):
-                    if s not in specs and (human_given or s > 0):
-                        specs[s] = SeatSpec("greedy")
-            check_seats(rules, specs, game.players)
-        except SeatError as exc:
-            raise typer.BadParameter(printable(str(exc))) from None
-        kinds = {s: spec.kind for s, spec in specs.items()}
-        bot_seed = seed if seed is not None else 0
-        seats = {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **specs[s].bot_params)
-                     if kinds.get(s, "human") != "human" else None)
-                 for s in range(game.players)}
-        console = Console(stderr=as_json, highlight=False)
-        interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
-        if not as_json:  # Text: the title and options are printed as they are, never read as markup
-            head = Text(rules.title, style="bold")
-            head.append("  seed: shown at the end" if secret and seed is not None
-                        else f"  seed {seed if seed is not None else '-'}")
-            for name, value in rules.option_values.items():
-                head.append(f"  {name}={_option_text(value)}")
-            console.print(head)
-        if rules.simultaneous:  # every seat plays at once: on a clock
-            try:
-                scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,
-                                                         quiet=as_json and not interactive)
-            finally:
-                if game.is_over:
-                    save_persistent(game)
-            _count_result(console, game, [s for s, bot in seats.items() if bot is None], as_json)
-            _show_seed(console, game, seed, secret and not as_json)
-            if as_json:
-                speeds = {s: specs[s].speed for s in range(game.players) if s in specs and specs[s].is_bot}
-                print(json.dumps(timed_summary(game, seed, kinds, scheduler, speeds, simulated), indent=2))
-            return
-        if resumed is not None and not as_json:
-            console.print(Text(f"Resumed the game saved {resumed.saved or ''} ({len(game.history)} moves made)",
-                               style="dim"))
-        from .resources import rulesets_dir
-
-        file = None if rules.path is None or rules.path.parent == rulesets_dir() else str(rules.path.resolve())
-        seat_record = {key: text for key, text in seat_texts.items() if specs[int(key) - 1].is_bot}
-
-        def saver() -> Path:
-            return saves.write_save(saves.game_to_save(game, file, seat_record))
-
-        session = Session(game, seats, console, interactive, quiet=as_json and not interactive, saver=saver,
-                          autoplay=autoplay)
-        try:
-            session.run()
+            scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,
+                                                     quiet=as_json and not interactive)
         finally:
             if game.is_over:
                 save_persistent(game)
-        if resumed is not None and resumed.path is not None and (game.is_over or session.saved_to is not None):
-            saves.remove_save(resumed.path)  # ended, or saved anew: the old save has served
-        if session.saved_to is not None and not as_json:
-            console.print(Text(f"Resume it with: cardrules play {ruleset} --resume", style="bold"))
-        _count_result(console, game, session.humans, as_json)
+        _count_result(console, game, [s for s, bot in seats.items() if bot is None], as_json)
         _show_seed(console, game, seed, secret and not as_json)
         if as_json:
-            print(json.dumps(summary(game, seed, kinds), indent=2))
-    except CardrulesError as error:
-        _fail(error)
+            speeds = {s: specs[s].speed for s in range(game.players) if s in specs and specs[s].is_bot}
+            print(json.dumps(timed_summary(game, seed, kinds, scheduler, speeds, simulated), indent=2))
+        return
+    if resumed is not None and not as_json:
+        console.print(Text(f"Resumed the game saved {resumed.saved or ''} ({len(game.history)} moves made)",
+                           style="dim"))
+    file = saves.save_file(rules)
+    data_key = store.data_key(rules)
+    seat_record = {key: text for key, text in seat_texts.items() if specs[int(key) - 1].is_bot}
+
+    def saver() -> Path:
+        return saves.write_save(saves.game_to_save(game, file, seat_record), data_key)
+
+    session = Session(game, seats, console, interactive, quiet=as_json and not interactive, saver=saver,
+                      autoplay=autoplay)
+    try:
+        session.run()
+    finally:
+        if game.is_over:
+            save_persistent(game)
+    if resumed is not None and resumed.path is not None and (game.is_over or session.saved_to is not None):
+        saves.remove_save(resumed.path)  # ended, or saved anew: the old save has served
+    if session.saved_to is not None and not as_json:
+        console.print(Text(f"Resume it with: cardrules play {ruleset} --resume", style="bold"))
+    _count_result(console, game, session.humans, as_json)
+    _show_seed(console, game, seed, secret and not as_json)
+    if as_json:
+        print(json.dumps(summary(game, seed, kinds), indent=2))
 
 
 def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) -> None:
@@ -234,23 +241,30 @@ def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) 
 
     record = count_result(game, humans[0])
     if not quiet:
-        console.print(Text(f"{game.rules.title} ({options_key(game.rules, game.players)}): ",
+        console.print(Text(f"{shown_title(game.rules.title)} ({options_key(game.rules, game.players)}): ",
                            style="dim").append_text(results_text(record)))
 
 
-def _resume(ruleset: str, search_path: tuple[Path, ...]) -> tuple[SavedGame, Ruleset, Game]:
-    """The newest saved game of a ruleset, read, checked and replayed."""
-    from . import saves
+def _resume(ruleset: str, search_path: tuple[Path, ...], held: ExitStack) -> tuple[SavedGame, Ruleset, Game]:
+    """The newest saved game of a ruleset, claimed in `held` (no other process may resume it
+    meanwhile), read, checked and replayed."""
+    from . import saves, store
     from .errors import SaveError
 
-    name = load_ruleset(ruleset, search_path=search_path).name
-    found = saves.list_saves(name)
+    loaded = load_ruleset(ruleset, search_path=search_path)
+    name, key, file = loaded.name, store.data_key(loaded), saves.save_file(loaded)
+    found = saves.list_saves(key)
     if not found:
-        raise SaveError(f"no saved game of {name} to resume (`save` during a game, or `quit` at a terminal, "
+        raise SaveError(f"no saved game of {key} to resume (`save` during a game, or `quit` at a terminal, "
                         f"saves one)")
+    held.enter_context(saves.claim(found[-1]))
     saved = saves.read_save(found[-1])
     if saved.ruleset != name:
         raise SaveError(f"{found[-1]}: the saved game is of {printable(saved.ruleset)}, not of {name}")
+    if saved.file != file:
+        raise SaveError(f"{found[-1]}: the saved game is of the ruleset "
+                        f"{'bundled with cardrules' if saved.file is None else printable(saved.file)}, "
+                        f"not of {'the bundled one' if file is None else file}")
     rules = load_ruleset(ruleset, dict(saved.options), search_path)
     return saved, rules, saves.replay(saved, rules)
 
@@ -292,12 +306,11 @@ def simulate(
     search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Play many all-bot games and summarize them: wins, scores, lengths, choices, endings, lead changes."""
-    from rich.console import Console
 
     from .simulate import simulate_command
 
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
-                            plots, console=Console(highlight=False), search_path=[str(p) for p in search_path],
+                            plots, console=terminal_console(highlight=False), search_path=[str(p) for p in search_path],
                             engine=engine)
     if code:
         raise typer.Exit(code)
@@ -349,12 +362,10 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
-    from rich.console import Console
-
     from .solver import solve_command
 
     code = solve_command(ruleset, seed, deal, option, thoughtful, timeout, sample, jobs, as_json,
-                         console=Console(highlight=False), max_positions=max_positions,
+                         console=terminal_console(highlight=False), max_positions=max_positions,
                          search_path=[str(p) for p in search_path], use_safe=not no_safe, clock=clock,
                          shorten_timeout=shorten_timeout, engine=engine)
     if code:
@@ -381,17 +392,33 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
             header = _header(path) if is_file(path) else {}
             if "cards" in header and "moves" not in header:
                 deck = load_deck(path)
-                typer.echo(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)")
+                typer.echo(printable(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)"))
                 continue
             rules, combinations = check_ruleset(name, search_path=tuple(search_path))
         except CardrulesError as error:
             _report(error)
             failed = True
             continue
-        typer.echo(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
+        typer.echo(f"ok  {printable(name)}  ({shown_title(rules.title)}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
                    f"{len(rules.options)} options, checked under {combinations} option combinations)")
+        note = _borrowed_name_note(rules)
+        if note:
+            typer.echo(printable(note))
     if failed:
         raise typer.Exit(1)
+
+
+def _borrowed_name_note(rules: Ruleset) -> str | None:
+    """For a file that declares the name of a bundled ruleset without being it: where its saved
+    values, saves and statistics go (its own key, never the bundled ruleset's)."""
+    from .resources import rulesets_dir
+    from .ruleset import data_key, is_bundled
+
+    if is_bundled(rules) or not (rulesets_dir() / f"{rules.name}.yaml").is_file():
+        return None
+    return (f"    note: {rules.name} is also the name of a bundled ruleset; this file is not it: its saved "
+            f"values, saves and statistics are its own, kept under {data_key(rules)!r}, and it never reads "
+            f"nor changes the bundled one's")
 
 
 def _header(path: Path) -> dict[str, Any]:
@@ -408,7 +435,6 @@ def _header(path: Path) -> dict[str, Any]:
 @app.command("list")
 def list_rulesets() -> None:
     """The bundled rulesets: what each extends, its description, its options' defaults and allowed values."""
-    from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
 
@@ -416,7 +442,7 @@ def list_rulesets() -> None:
     from .source import load_document
     from .variants import resolve_extends
 
-    console = Console(highlight=False)
+    console = terminal_console(highlight=False)
     for path in sorted(rulesets_dir().glob("*.yaml"), key=lambda p: p.stem):
         data = _header(path)
         if "extends" in data:  # show the variant's options as they are after the merge
@@ -489,19 +515,20 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
           search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Your results by ruleset and options: games played and won, streaks, best score."""
-    from rich.console import Console
     from rich.table import Table
 
     from . import saves
     from .source import is_file
 
-    try:
-        name = load_ruleset(ruleset, search_path=tuple(search_path)).name \
+    from .store import data_key
+
+    try:  # a file's figures are kept under its name and path (`ruleset.data_key`); a bundled name as it is
+        name = data_key(load_ruleset(ruleset, search_path=tuple(search_path))) \
             if ruleset is not None and is_file(Path(ruleset)) else ruleset
         if forget:
             if name is None:
                 raise typer.BadParameter("--reset forgets one ruleset's statistics: name it")
-            print(f"forgot the statistics of {name}" if saves.reset_stats(name) else f"no statistics of {name}")
+            print(printable(f"forgot the statistics of {name}" if saves.reset_stats(name) else f"no statistics of {name}"))
             return
         data = saves.read_stats()
     except CardrulesError as error:
@@ -513,19 +540,20 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
         print(json.dumps(data, indent=2))
         return
     if not data:
-        print("no games counted yet" + (f" for {name}" if name is not None else "") +
+        print("no games counted yet" + (f" for {printable(name)}" if name is not None else "") +
               " (a game counts when one human plays it with `cardrules play` to its end, or quits it)")
         return
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in ("ruleset", "options", "played", "won", "%", "streak", "longest", "best"):
-        table.add_column(column, justify="left" if column in ("ruleset", "options") else "right")
+        table.add_column(column, justify="left" if column in ("ruleset", "options") else "right",
+                         overflow="fold")  # a file's key (its name and path) shown whole, folded
     for ruleset_name in sorted(data):
         for key, record in sorted(data[ruleset_name].items()):
             best = record.get("best_score")
             table.add_row(ruleset_name, key, str(record["played"]), str(record["won"]),
                           f"{100 * record['won'] / record['played']:.0f}" if record["played"] else "-",
                           str(record["streak"]), str(record["best_streak"]), "-" if best is None else str(best))
-    Console(highlight=False).print(table)
+    terminal_console(highlight=False).print(table)
 
 
 @app.command()
@@ -537,14 +565,14 @@ def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved value
     from .ruleset import find_ruleset
 
     try:
-        name = load_ruleset(find_ruleset(ruleset), search_path=tuple(search_path)).name
+        name = store.data_key(load_ruleset(find_ruleset(ruleset), search_path=tuple(search_path)))
         backup = store.reset(name)
     except CardrulesError as error:
         _fail(error)
         return
     if backup is not None:
-        print(f"the store was corrupt; a copy is at {backup}")
-    print(f"reset the saved values of {name} ({store.store_path()})")
+        print(printable(f"the store was corrupt; a copy is at {backup}"))
+    print(printable(f"reset the saved values of {name} ({store.store_path()})"))
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .compiler import show
-from .errors import RulesetError
+from .errors import RulesetError, shown_title
 from .parser import (
     Attr,
     Binary,
@@ -926,7 +926,7 @@ class _Describer:
     # -- sections -----------------------------------------------------------------------------
 
     def run(self) -> RulesDocument:
-        self.out.blocks.append(Block("title", self.rules.title))
+        self.out.blocks.append(Block("title", shown_title(self.rules.title)))
         if self.data.get("description"):
             self.out.para(str(self.data["description"]))
         self.out.para("Below, seats, piles and items are numbered from 0 where rules compute with them "

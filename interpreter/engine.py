@@ -10,6 +10,7 @@ the `State` methods, which write an undo journal.
 from __future__ import annotations
 
 import hashlib
+import numbers
 import random
 import weakref
 from collections.abc import Callable, Sequence
@@ -391,8 +392,16 @@ class State:
                 _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
 
 
+def _as_whole(value: Any) -> int | None:
+    """`value` as a whole number if it is one: an int, or an integer of numpy (or any other
+    `numbers.Integral`, as agents pass them); None for anything else, true/false included."""
+    if isinstance(value, int):
+        return None if isinstance(value, bool) else value
+    return int(value) if isinstance(value, numbers.Integral) else None
+
+
 def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return _as_whole(value) is not None
 
 
 def _shown(value: Any) -> str:
@@ -448,6 +457,7 @@ class Game:
                  players: int | None = None, persisted: dict[str, Any] | None = None,
                  max_moves: int | None = None) -> None:
         _check_setup(seed, deal, players, persisted, max_moves)
+        seed, players, max_moves = (_as_whole(value) for value in (seed, players, max_moves))  # numpy ints as ints
         self.rules = rules
         rules.meter.reset()  # the setup's steps (limits.MAX_STEPS), as every unit of work below
         self.lineage = Lineage(rules)  # shared by clones: the moves of this game carry it
@@ -579,7 +589,7 @@ class Game:
             if self._legal is None:
                 self._legal = self._enumerate()
             return list(self._legal)
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if not self.rules.simultaneous:
             return []
         if seat not in self._seat_legal:
@@ -619,9 +629,11 @@ class Game:
         """In a simultaneous game: make `seat` the one that `current_player` and `legal_moves()`
         mean (the seat about to decide). Not a move: nothing is recorded."""
         S = self.state
-        if not _whole(seat) or not 0 <= seat < self.players:
-            raise IllegalMoveError(f"there is no seat {seat + 1 if _whole(seat) else _shown(seat)}: focus takes a "
-                                   f"seat index, 0-{self.players - 1}")
+        index = _as_whole(seat)
+        if index is None or not 0 <= index < self.players:
+            raise IllegalMoveError(f"there is no seat {index + 1 if index is not None else _shown(seat)}: focus "
+                                   f"takes a seat index, 0-{self.players - 1}")
+        seat = index
         if not self.rules.simultaneous or seat == S.current:
             return
         if self._legal is not None:
@@ -897,12 +909,15 @@ class Game:
                     f"not {_shown(move.pick)}")
         return None
 
-    def _check_seat(self, seat: Any, what: str = "seat") -> None:
-        """Refuse a seat index this game has not (an `ArgumentError` saying which it has)."""
-        if not _whole(seat) or not 0 <= seat < self.players:
+    def _check_seat(self, seat: Any, what: str = "seat") -> int:
+        """A seat index this game has, as an int (a numpy integer is taken); else an `ArgumentError`
+        saying which seats it has."""
+        index = _as_whole(seat)
+        if index is None or not 0 <= index < self.players:
             raise ArgumentError(f"{what} must be a seat index, 0-{self.players - 1} in this game of "
                                 f"{self.players} seat{'s' if self.players > 1 else ''} (0 is seat 1), "
                                 f"not {_shown(seat)}")
+        return index
 
     def _advance_turn(self, end_turn: bool) -> None:
         """After a move: the turn's next phase, or (after the last, or `end_turn`) the next seat's turn."""
@@ -1219,6 +1234,9 @@ class Game:
         the seat cannot see give the same copy. The copy has no undo history and no record of the
         deal. Bots decide on such copies, never on the game itself.
         """
+        seat = self._check_seat(seat)
+        if not isinstance(rng, random.Random):
+            raise ArgumentError(f"determinize draws on a random.Random (rng), not {_shown(rng)}")
         other = self.clone()
         S = other.state
         slots: list[tuple[int, int]] = []
@@ -1331,8 +1349,7 @@ class Game:
     def _observer(self, seat: int | None) -> int:
         if seat is None:
             return self.state.current
-        self._check_seat(seat, "seat")
-        return seat
+        return self._check_seat(seat, "seat")
 
     # -- moves as text --------------------------------------------------------------------
 
@@ -1395,7 +1412,7 @@ class Game:
         if variable is None:
             raise ArgumentError(unknown("variable", printable(str(name)), self.rules.variables))
         if player is not None:
-            self._check_seat(player, "player")
+            player = self._check_seat(player, "player")
         offset = (player if player is not None else self.state.current) if variable.per_player else 0
         return self.state.vars[variable.slot + offset]
 
@@ -1431,7 +1448,7 @@ class Game:
         it only to a seat that could see it before the move or right after, and else writes it `?`
         (`h@2:?>p1`)."""
         if seat is not None:
-            self._check_seat(seat)
+            seat = self._check_seat(seat)
         knowers = self._knowers
         texts = self._texts
 
@@ -1448,7 +1465,7 @@ class Game:
         the record of the moves made (`record`) and its legal moves. None: a spectator's view (what
         every seat sees; no legal moves)."""
         if player is not None:
-            self._check_seat(player, "player")
+            player = self._check_seat(player, "player")
         rules = self.rules
         codes = rules.deck.codes
         zones: dict[str, Any] = {}

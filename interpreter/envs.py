@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from io import StringIO
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +54,7 @@ except ImportError as missing:  # pragma: no cover - the extra is part of the te
 
 from .actions import action_index
 from .engine import Game
-from .errors import ArgumentError, IllegalMoveError
+from .errors import ArgumentError, IllegalMoveError, printable
 from .resources import rulesets_dir
 from .ruleset import Ruleset, load_ruleset
 
@@ -91,6 +93,28 @@ def _check(rules: Ruleset, reward: str, actions: str, illegal_reward: Any, max_s
                             f"(piles x cards): more than {MAX_OBSERVATION:,}")
 
 
+def reset_options(options: Any) -> dict[str, Any]:
+    """`reset`'s options, checked: None, or a mapping, whose key `seed` (if there) deals that game
+    (the new game checks it; other keys are left to wrappers, as PettingZoo's tests pass some); an
+    `ArgumentError` for anything else."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ArgumentError(f"reset's options are a dict such as {{'seed': 17}} or None, not "
+                            f"{type(options).__name__} {printable(repr(options))[:40]} (a ruleset's "
+                            f"options are given when the environment is made)")
+    return dict(options)
+
+
+def reset_seed(seed: Any) -> int | None:
+    """`reset`'s seed: None, or a whole number of 0 or more (numpy's too); else an `ArgumentError`."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral) or seed < 0:
+        raise ArgumentError(f"reset's seed is a whole number of 0 or more, or None, not {printable(repr(seed))[:40]}")
+    return int(seed)
+
+
 def _observation_space(rules: Ruleset) -> spaces.Box:
     low, high = rules.observation.bounds()
     return spaces.Box(np.array(low, dtype=np.float32), np.array(high, dtype=np.float32), dtype=np.float32)
@@ -104,7 +128,7 @@ def _ansi(game: Game, seat: int | None) -> str:
     out = StringIO()
     table = render_seats_table if game.rules.simultaneous else render_table
     Console(file=out, width=100, color_system=None, highlight=False).print(table(game, seat))
-    return out.getvalue()
+    return printable(out.getvalue())
 
 
 class _Seats:
@@ -129,10 +153,9 @@ class _Seats:
         self.steps = 0
         self.last_scores: list[int] = []
 
-    def new_game(self, np_random: np.random.Generator, options: dict[str, Any] | None) -> Game:
+    def new_game(self, np_random: np.random.Generator, options: Any) -> Game:
         """A new game: `options={"seed": N}` deals game N, else the environment's generator picks."""
-        options = options or {}
-        seed = options.get("seed")
+        seed = reset_options(options).get("seed")
         if seed is None:
             seed = int(np_random.integers(2**63 - 1))
         self.game = self.rules.new_game(seed=seed, players=self.players)
@@ -231,7 +254,8 @@ class CardrulesEnv(gymnasium.Env):  # type: ignore[misc]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
+        reset_options(options)  # checked before anything changes
+        super().reset(seed=reset_seed(seed))
         self.seats.new_game(self.np_random, options)
         return self.seats.observation(0), self._info(False)
 
@@ -277,10 +301,25 @@ class _SeatsEnv:
 
     def _new_game(self, seed: int | None, options: dict[str, Any] | None) -> Game:
         """`reset`'s game: the generator seeded anew by `seed` (made at the first reset)."""
+        seed = reset_seed(seed)
+        reset_options(options)  # checked before anything changes
         if seed is not None or self._np_random is None:
             self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
         self.agents = list(self.possible_agents)
         return self.seats.new_game(self._np_random, options)
+
+    def _seat(self, agent: Any) -> int:
+        """The seat of one of the environment's agents (`player_0`, ...); else an `ArgumentError`."""
+        if isinstance(agent, str) and agent in self.possible_agents:
+            return self.possible_agents.index(agent)
+        raise ArgumentError(f"there is no agent {printable(repr(agent))[:40]}: the agents are "
+                            f"{', '.join(self.possible_agents)}")
+
+    def _started(self, call: str) -> Game:
+        """The game under way, or an `ArgumentError` if `reset` has not been called."""
+        if self.seats.game is None:
+            raise ArgumentError(f"call reset() before {call}()")
+        return self.seats.game
 
     def observation_space(self, agent: str) -> spaces.Box:
         return self._observation_space
@@ -328,9 +367,12 @@ class CardrulesAEC(_SeatsEnv, AECEnv):  # type: ignore[misc]
         self._update_infos(False)
 
     def observe(self, agent: str) -> np.ndarray:
-        return self.seats.observation(self.possible_agents.index(agent))
+        seat = self._seat(agent)
+        self._started("observe")
+        return self.seats.observation(seat)
 
     def step(self, action: Any) -> None:
+        self._started("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -383,8 +425,9 @@ class CardrulesParallel(_SeatsEnv, ParallelEnv):  # type: ignore[misc]
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, float], dict[str, bool],
                                                      dict[str, bool], dict[str, dict[str, Any]]]:
         seats = self.seats
-        game = seats.game
-        assert game is not None and self._np_random is not None
+        game = self._started("step")
+        assert self._np_random is not None
+        self._check_actions(actions)
         masks = {agent: seats.mask(seat) for seat, agent in enumerate(self.possible_agents) if agent in actions}
         illegal: set[str] = set()
         refused: set[str] = set()
@@ -407,6 +450,20 @@ class CardrulesParallel(_SeatsEnv, ParallelEnv):  # type: ignore[misc]
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    def _check_actions(self, actions: Any) -> None:
+        """Refuse (`ArgumentError`) what is not an action for each agent still playing: not a dict,
+        an agent unknown or done, an agent left out (`wait` does nothing)."""
+        if not isinstance(actions, Mapping):
+            raise ArgumentError(f"step takes a dict of actions by agent, not {type(actions).__name__}")
+        for agent in actions:
+            self._seat(agent)
+            if agent not in self.agents:
+                raise ArgumentError(f"{agent} is not playing: the game has ended, call reset()")
+        missing = [agent for agent in self.agents if agent not in actions]
+        if missing:
+            raise ArgumentError(f"no action for {', '.join(missing)}: every agent still playing sends one "
+                                f"(wait, action {self.wait}, does nothing)")
 
     def _observations(self) -> dict[str, np.ndarray]:
         return {agent: self.seats.observation(seat) for seat, agent in enumerate(self.possible_agents)

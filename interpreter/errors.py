@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,11 @@ class SaveError(CardrulesError):
     """The per-user store of persistent values could not be read or written."""
 
 
+class CacheError(CardrulesError):
+    """The cache folder of compiled code is not safe to load from (another user could write it) or
+    cannot be made."""
+
+
 class ArgumentError(CardrulesError):
     """A library function was called with an argument it cannot take (a seat out of range, an
     unknown variable name, a value of the wrong type)."""
@@ -80,13 +88,28 @@ class ArgumentError(CardrulesError):
 
 # C0 control characters but tab and newline, DEL, and C1 control characters.
 _CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code not in (0x09, 0x0A)}
+# Characters that reorder or hide text: the bidirectional marks, embeddings, overrides and isolates
+# (U+061C, U+200E-200F, U+202A-202E, U+2066-2069) and the zero-width ones (U+200B-200D, U+2060, U+FEFF).
+INVISIBLE = {code: f"\\u{code:04x}" for code in (0x061C, *range(0x200B, 0x2010), *range(0x202A, 0x202F),
+                                                  0x2060, *range(0x2066, 0x206A), 0xFEFF)}
+_UNSAFE = {**_CONTROLS, **INVISIBLE}
+
+MAX_TITLE = 200  # a longer title is cut (`shown_title`)
 
 
 def printable(text: str) -> str:
     """`text` safe to print to a terminal: control characters (C0 but tab and newline, DEL, C1)
     are written as `\\xNN` escapes, so text a player typed cannot move the cursor, recolour the
-    screen or retitle the window when it is echoed back."""
-    return text.translate(_CONTROLS)
+    screen or retitle the window when it is echoed back; characters that reorder or hide text
+    (bidirectional overrides and isolates, zero-width characters: `INVISIBLE`) as `\\uNNNN`, so
+    that text from a ruleset reads on screen as it is in the file."""
+    return text.translate(_UNSAFE)
+
+
+def shown_title(title: str) -> str:
+    """A ruleset's title as a terminal shows it: `printable`, and cut to `MAX_TITLE` characters
+    with an ellipsis."""
+    return printable(title if len(title) <= MAX_TITLE else title[:MAX_TITLE - 1] + "…")
 
 
 def shortened(text: str, most: int = 60) -> str:
@@ -118,6 +141,35 @@ def unknown(what: str, name: str, known: Iterable[str], heading: str | None = No
     hint = f"did you mean '{close[0]}'? " if close else ""
     listing = f"{heading or what + 's'}: {', '.join(known) if known else 'none'}"
     return f"unknown {what} '{name}' ({hint}{listing})"
+
+
+class EscapingStream:
+    """A text stream that writes through to `stream` with the characters that reorder or hide text
+    (`INVISIBLE`: bidirectional overrides, zero-width characters) escaped visibly: what a
+    console of `terminal_console` prints from a ruleset (labels, pile names, faces, help texts)
+    reads on screen as it is in the file. (Control characters never reach it: a ruleset may not
+    hold them, text typed is escaped with `printable`, and rich's own are kept.)"""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(text.translate(INVISIBLE))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding: the stream's own
+        return getattr(self.stream, name)
+
+
+def terminal_console(file: Any = None, stderr: bool = False, **options: Any) -> Console:
+    """A rich Console for text from rulesets: it prints to `file` (else standard output, or
+    standard error with `stderr`) through an `EscapingStream`."""
+    import sys
+
+    from rich.console import Console
+
+    return Console(file=EscapingStream(file if file is not None else sys.stderr if stderr else sys.stdout),
+                   **options)
 
 
 SOURCE_WIDTH = 100  # a longer source line is shown as the part around the column

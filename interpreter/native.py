@@ -30,13 +30,14 @@ import importlib.util
 import os
 import random
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import resources
-from .errors import CardrulesError, IllegalMoveError, SourcePos
+from .errors import CacheError, CardrulesError, IllegalMoveError, SourcePos
 from .limits import MAX_TRIGGER_PASSES
 from .native_bots import SEAT_KINDS
 from .native_bots import SOURCE as BOTS_SOURCE
@@ -2489,8 +2490,49 @@ def _names(node: Node, functions: dict[str, tuple[tuple[str, ...], Node]]) -> se
 
 
 def cache_dir() -> Path:
-    """Where compiled modules are kept: `CARDRULES_CACHE`, else the user cache folder."""
+    """Where compiled modules are kept: `native` in `CARDRULES_CACHE`, else in the user cache folder."""
     return resources.cache_dir("native")
+
+
+def _private_cache_dir() -> Path:
+    """The folder of compiled modules, made and checked (`resources.private_cache_dir`) with its
+    `__pycache__`, where Numba keeps its index files (unpickled when a module loads): both only
+    this user may write, or a `CacheError`. Where `NUMBA_CACHE_DIR` sends Numba's files
+    elsewhere, that folder is held to the same rule."""
+    folder = resources.private_cache_dir("native", ("__pycache__",))
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_cache and os.path.exists(numba_cache):
+        problem = resources.cache_problem(Path(numba_cache))
+        if problem:
+            raise CacheError(f"NUMBA_CACHE_DIR {numba_cache} {problem}: Numba loads the compiled code kept there, "
+                             f"so cardrules uses only a folder no other user can write; make it yours "
+                             f"(chmod go-w), or unset NUMBA_CACHE_DIR")
+    return folder
+
+
+def _read_unfollowed(path: Path) -> str | None:
+    """The text of the file at `path`, None if there is none or it is a symbolic link (never followed)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _write_module(path: Path, source: str) -> None:
+    """Write a generated module whole (whatever other processes do): into a new temporary file of
+    the folder (made with O_EXCL, so never through a link planted there), then renamed over `path`
+    (which replaces a link at `path`, never what it points to)."""
+    fd, temp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(source)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.lexists(temp):
+            os.unlink(temp)
+        raise
 
 
 def lower(rules: Any) -> tuple[str, dict[str, Any]]:
@@ -2504,13 +2546,10 @@ def _load_module(source: str) -> Any:
     name = f"cardrules_native_{digest}"
     if name in sys.modules:
         return sys.modules[name]
-    folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _private_cache_dir()
     path = folder / f"{name}.py"
-    if not path.exists() or path.read_text() != source:
-        temp = path.with_suffix(f".{os.getpid()}.tmp")
-        temp.write_text(source)
-        os.replace(temp, path)  # whole or not at all, whatever other processes do
+    if _read_unfollowed(path) != source:
+        _write_module(path, source)
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

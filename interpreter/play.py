@@ -39,7 +39,7 @@ from rich.text import Text
 from . import render, saves, store
 from .bots import BOT_KINDS, Bot, BotParameterError, bot_params, make_bot, safe_move, suggest_move
 from .engine import Game, Move
-from .errors import CardrulesError, IllegalMoveError, printable
+from .errors import CardrulesError, IllegalMoveError, printable, shown_title
 from .ruleset import Ruleset
 from .scheduler import DEFAULT_SPEED, Agent, Record, Scheduler, simulate
 
@@ -147,7 +147,7 @@ class Session:
                 continue
             if word in ("help", "?"):
                 self.console.print(help_text(HELP, game))
-                self.console.print(Text(f"\nMoves of {game.rules.title}:"))
+                self.console.print(Text(f"\nMoves of {shown_title(game.rules.title)}:"))
                 self.console.print(render.render_rules_help(game))
                 continue
             if word == "show":
@@ -715,7 +715,7 @@ class RealtimeSession:
             if self.game.is_over:
                 return True
             if word in ("help", "?"):
-                self._say(help_text(REALTIME_HELP, self.game), Text(f"\nMoves of {self.game.rules.title}:"),
+                self._say(help_text(REALTIME_HELP, self.game), Text(f"\nMoves of {shown_title(self.game.rules.title)}:"),
                           render.render_rules_help(self.game))
                 return True
             if word == "show":
@@ -1020,7 +1020,7 @@ def results_text(record: dict[str, Any]) -> Text:
 
 def save_persistent(game: Game) -> None:
     """Apply the game's change to its `persist` values to the store (other games' changes are kept)."""
-    store.save(game.rules.name, game.persisted_start, game.persistent_values())
+    store.save(store.data_key(game.rules), game.persisted_start, game.persistent_values())
 
 
 __all__ = [

@@ -21,8 +21,8 @@ from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBAL
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        type_of_value, variable_reads)
 from .decks import Deck, load_deck
-from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SourcePos, shortened,
-                     shortened_path, unknown)
+from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SaveError, SourcePos,
+                     shortened, shortened_path, unknown)
 from .limits import (INT_MAX, INT_MIN, MAX_CARDS, MAX_CHECK_NODES, MAX_CHOICES, MAX_PICK_SETS, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
                      MAX_TRIGGER_PASSES)
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
@@ -321,6 +321,23 @@ class Ruleset:
 
 # ---------------------------------------------------------------------------------------------
 # Loading
+
+
+def is_bundled(rules: Ruleset) -> bool:
+    """Was the ruleset loaded from its file in the package's rulesets folder (not a copy, nor a
+    file that merely declares a bundled ruleset's name)?"""
+    return rules.path is not None and rules.path.resolve().parent == rulesets_dir().resolve()
+
+
+def data_key(rules: Ruleset) -> str:
+    """What a ruleset's saved values, saves and statistics are kept under: a bundled ruleset's
+    own name, else `NAME (RESOLVED PATH)`. A ruleset name is lower-case letters, digits and
+    hyphens, so no other file's key can be a bundled ruleset's, nor another file's."""
+    if is_bundled(rules):
+        return rules.name
+    if rules.path is None:
+        raise SaveError(f"{rules.name} was not loaded from a file: it has no place to keep saved data")
+    return f"{rules.name} ({rules.path.resolve()})"
 
 
 def find_ruleset(name_or_path: str | Path) -> Path:

@@ -1,15 +1,21 @@
 """Per-user storage of games in progress and of results: `play`'s save and resume, and `stats`.
 
-A saved game is one JSON file in `saves/RULESET/` of the user's data folder (`store.data_dir`):
-the ruleset (its bundled name, or the path of its file), the option values, the number of seats,
-the seed or the deal, the persistent values the game began with, the seats' kinds and the texts
-of the moves made. Each save is written atomically under a new name, never over another file, so
-games saved at once by several processes are all kept. Resuming reads the newest save of the
-ruleset, checks every field, loads the ruleset again and replays the moves one by one: each must be
-legal, or the save is refused naming the move. The file is removed only once the resumed game has
-ended or been saved again (under a new name), so a crash loses nothing.
+Saves and statistics are kept under the ruleset's data key (`ruleset.data_key`: a bundled ruleset's
+name, any other file's name and resolved path), so a file never reads nor changes another's.
 
-Statistics (`stats.json`), by ruleset and then by option values (`draw=3 scoring=vegas`): games
+A saved game is one JSON file in `saves/FOLDER/` of the user's data folder (`store.data_dir`;
+FOLDER: a bundled ruleset's name, else the file's name and a hash of its key, `coin@3f2a...`):
+the ruleset (its name, and the resolved path of its file when it is not bundled), the option
+values, the number of seats, the seed or the deal, the persistent values the game began with,
+the seats' kinds and the texts of the moves made. Each save is written atomically under a new
+name, never over another file, so games saved at once by several processes are all kept. Resuming reads the newest save of the
+ruleset, claims it (`claim`: a lock beside it held while the game is played, so a second process
+resuming the same save is refused), checks every field, loads the ruleset again and replays the
+moves one by one: each must be legal, or the save is refused naming the move. The file is removed
+only once the resumed game has ended or been saved again (under a new name), so a crash loses
+nothing.
+
+Statistics (`stats.json`), by data key and then by option values (`draw=3 scoring=vegas`): games
 played and won, the current and the longest winning streak, the best score. A game counts once,
 when it ends or is abandoned after a move was made (abandoned counts as lost); a saved game counts
 when it is finished. Updated under a lock shared by every cardrules process, and written
@@ -21,17 +27,23 @@ at the same terminal, not for handing to the other seats.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from filelock import FileLock, Timeout
+
 from .errors import IllegalMoveError, SaveError, printable
 from .limits import INT_MAX, INT_MIN, MAX_SAVE_BYTES
-from .store import data_dir, locked, read_json, write_json
+from .ruleset import is_bundled
+from .store import data_dir, data_key, locked, read_json, write_json
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -41,8 +53,13 @@ SAVE_FORMAT = 1
 STATS_FIELDS = ("played", "won", "streak", "best_streak")
 
 
-def saves_dir(ruleset: str) -> Path:
-    return data_dir() / "saves" / ruleset
+def saves_dir(key: str) -> Path:
+    """The folder of the saves kept under a data key (`ruleset.data_key`): a bundled ruleset's name
+    as it is; any other key as its ruleset's name and a hash of the whole key (a name has no `@`,
+    so no other key's folder is a bundled ruleset's)."""
+    name, _, rest = key.partition(" ")
+    folder = name if not rest else f"{name}@{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}"
+    return data_dir() / "saves" / folder
 
 
 def stats_path() -> Path:
@@ -70,6 +87,11 @@ class SavedGame:
                 "persisted": self.persisted, "seats": self.seats, "moves": self.moves, "saved": self.saved}
 
 
+def save_file(rules: Ruleset) -> str | None:
+    """What a save records as the ruleset's file: None for a bundled ruleset, else its resolved path."""
+    return None if is_bundled(rules) or rules.path is None else str(rules.path.resolve())
+
+
 def game_to_save(game: Game, file: str | None, seats: dict[str, str]) -> SavedGame:
     """A game as a save: the deal (its seed, or the cards), its options and its moves' full texts."""
     rules = game.rules
@@ -78,9 +100,10 @@ def game_to_save(game: Game, file: str | None, seats: dict[str, str]) -> SavedGa
                      [move.text() for move in game.history])
 
 
-def write_save(saved: SavedGame) -> Path:
-    """Write a save under a new name in its ruleset's folder (atomically; never over another save)."""
-    folder = saves_dir(saved.ruleset)
+def write_save(saved: SavedGame, key: str) -> Path:
+    """Write a save under a new name in the folder of its ruleset's data `key` (atomically; never
+    over another save)."""
+    folder = saves_dir(key)
     saved.saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + f"-{time.time_ns() % 1_000_000_000:09d}"
     try:
@@ -109,9 +132,9 @@ def write_save(saved: SavedGame) -> Path:
     return path
 
 
-def list_saves(ruleset: str) -> list[Path]:
-    """The saves of a ruleset, oldest first (their names sort by the time they were written)."""
-    folder = saves_dir(ruleset)
+def list_saves(key: str) -> list[Path]:
+    """The saves kept under a data key, oldest first (their names sort by the time they were written)."""
+    folder = saves_dir(key)
     try:
         return sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith("."))
     except FileNotFoundError:
@@ -199,6 +222,35 @@ def replay(saved: SavedGame, rules: Ruleset) -> Game:
     return game
 
 
+def _claim_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.claim")
+
+
+@contextmanager
+def claim(path: Path) -> Iterator[None]:
+    """Hold a save while its game is played: a lock beside it that one process at a time holds
+    (the system drops it if the process dies, so a crash loses nothing). A second process resuming
+    the same save is refused at once, so the game is counted once. Inside, the save may have gone:
+    a process that held it before ended the game (then reading it says so)."""
+    lock = FileLock(_claim_path(path), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise SaveError(f"{path}: this saved game is being played in another cardrules process; "
+                        f"finish or save it there first") from None
+    except OSError as exc:
+        raise SaveError(f"cannot claim the saved game {path}: {exc}") from None
+    try:
+        yield
+    finally:
+        if not path.exists():  # the game ended or was saved anew: its claim has served
+            try:
+                os.unlink(_claim_path(path))
+            except OSError:
+                pass
+        lock.release()
+
+
 def remove_save(path: Path) -> None:
     """Forget a save that has been resumed and then ended or saved anew."""
     try:
@@ -260,7 +312,7 @@ def record_result(rules: Ruleset, players: int, won: bool, score: int | None) ->
     path = stats_path()
     with locked(path):
         data = read_stats()
-        by_options = data.setdefault(rules.name, {})
+        by_options = data.setdefault(data_key(rules), {})
         record = by_options.setdefault(options_key(rules, players),
                                        {"played": 0, "won": 0, "streak": 0, "best_streak": 0, "best_score": None})
         record["played"] += 1
@@ -279,7 +331,7 @@ def record_result(rules: Ruleset, players: int, won: bool, score: int | None) ->
 
 
 def reset_stats(ruleset: str) -> bool:
-    """Forget one ruleset's statistics; False if there were none."""
+    """Forget the statistics under one data key (`ruleset.data_key`); False if there were none."""
     path = stats_path()
     with locked(path):
         data = read_stats()
@@ -290,5 +342,5 @@ def reset_stats(ruleset: str) -> bool:
     return True
 
 
-__all__ = ["SavedGame", "game_to_save", "list_saves", "options_key", "read_save", "read_stats",
-           "record_result", "remove_save", "replay", "reset_stats", "saves_dir", "stats_path", "write_save"]
+__all__ = ["SavedGame", "claim", "game_to_save", "list_saves", "options_key", "read_save", "read_stats",
+           "record_result", "remove_save", "replay", "reset_stats", "save_file", "saves_dir", "stats_path", "write_save"]

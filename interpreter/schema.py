@@ -22,9 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import RulesetError, shortened
+from .errors import CacheError, RulesetError, shortened
 from .memo import Memo
-from .resources import cache_dir, grammar_dir
+from .resources import cache_dir, cache_problem, grammar_dir, private_cache_dir
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -171,9 +171,11 @@ def _verdict_file(kind: str, data_digest: bytes) -> Path:
 
 
 def _known_valid(kind: str, data_digest: bytes) -> bool:
-    """Whether data of this digest was found valid against this schema by an earlier process."""
+    """Whether data of this digest was found valid against this schema by an earlier process (only
+    a folder no other user can write is believed: `resources.cache_problem`)."""
     try:
-        return _verdict_file(kind, data_digest).is_file()
+        path = _verdict_file(kind, data_digest)
+        return path.is_file() and cache_problem(path.parent) is None and cache_problem(path.parent.parent) is None
     except OSError:
         return False
 
@@ -182,14 +184,15 @@ def _keep_valid(kind: str, data_digest: bytes) -> None:
     """Note on disk that data of this digest is valid (nothing if the cache folder cannot be written)."""
     try:
         path = _verdict_file(kind, data_digest)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.is_dir():
+            private_cache_dir("schema")
         path.touch()
         kept = list(os.scandir(path.parent))
         if len(kept) > MAX_KEPT_VERDICTS:
             kept.sort(key=lambda entry: entry.stat().st_mtime_ns)
             for entry in kept[:len(kept) // 2]:
                 os.unlink(entry.path)
-    except OSError:
+    except (OSError, CacheError):
         pass
 
 

@@ -44,7 +44,7 @@ from rich.text import Text
 
 from .bots import Bot, make_bot, seat_seed
 from .engine import Game, Move
-from .errors import CardrulesError, SetupError, format_error, printable
+from .errors import CardrulesError, SetupError, format_error, printable, shown_title, terminal_console
 from .play import SeatError, SeatSpec, check_seats, parse_seat
 from .ruleset import Ruleset, find_ruleset, load_ruleset
 from .source import is_file
@@ -646,7 +646,7 @@ def render_summary(summary: dict[str, Any]) -> list[Any]:
     parts: list[Any] = []
     options = "  ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in summary["options"].items())
     low, high = summary["seeds"]
-    head = Text(summary["title"] or summary["ruleset"], style="bold")
+    head = Text(shown_title(summary["title"] or summary["ruleset"]), style="bold")
     head.append(f"  {summary['games']} games, seeds {low}-{high}, {summary['players']} "
                 f"player{'s' if summary['players'] > 1 else ''}  {options}"
                 + ("  (lower scores are better)" if summary["score_order"] == "lower" else ""), style="dim")
@@ -775,8 +775,8 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
     Seats not given play `default_seat`, by default greedy bots, which can win. The progress bar
     and errors go to `err_console` (standard error). Returns
     the exit code: 0, 1 for an error of the ruleset, a game or a file, 2 for a bad argument."""
-    console = console if console is not None else Console(highlight=False)
-    err_console = err_console if err_console is not None else Console(stderr=True, highlight=False)
+    console = console if console is not None else terminal_console(highlight=False)
+    err_console = err_console if err_console is not None else terminal_console(stderr=True, highlight=False)
     try:
         if plots is not None:
             check_plots()

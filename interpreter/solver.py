@@ -97,7 +97,7 @@ from rich.text import Text
 
 from .compiler import names_in, variable_reads
 from .engine import Game, Move
-from .errors import CardrulesError, DealError, format_error, printable
+from .errors import CardrulesError, DealError, format_error, printable, terminal_console
 from .limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, DEFAULT_TIMEOUT
 from .ruleset import Ruleset, load_ruleset
 from .source import read_bounded
@@ -1124,7 +1124,7 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
     a shortening timeout of None is a quarter of the timeout, infinity no limit. `use_safe`
     False ignores the ruleset's `safe:` claims; `clock` ("wall" or "cpu") is what the timeouts
     count; `engine` "native" searches in compiled code where it can (else one line says why)."""
-    errors = err_console if err_console is not None else Console(stderr=True, highlight=False)
+    errors = err_console if err_console is not None else terminal_console(stderr=True, highlight=False)
     try:
         if sample is not None:
             if seed is not None or deal is not None:

@@ -1,8 +1,15 @@
 """Per-user storage of `persist` variables (for example the cumulative Vegas balance).
 
 One JSON file in the user's data directory (platformdirs; `CARDRULES_HOME`
-overrides it), keyed by ruleset name, then by variable: an integer, true/false, or
-for a per-player variable a list of those by seat.
+overrides it), keyed by the ruleset's data key (`ruleset.data_key`), then by variable: an integer,
+true/false, or for a per-player variable a list of those by seat.
+
+The data key is what every per-user datum of a ruleset is kept under (its persistent values
+here, its saves and statistics in `saves.py`), and no file can forge it: a bundled ruleset (its
+file in the package's rulesets folder) keeps its own name (`klondike-vegas-cumulative`); any
+other file is keyed by the name it declares and its resolved path
+(`my-vegas (/home/me/games/my-vegas.yaml)`), so a file declaring a bundled ruleset's name, or
+a variant that `extends:` one, never reads nor changes the bundled ruleset's data.
 
 A game reads the values when it starts (`load`) and applies its *change* when it
 ends (`save`): holding a lock shared by every cardrules process (`persistent.json.lock`
@@ -33,6 +40,7 @@ from platformdirs import user_data_dir
 
 from .errors import SaveError
 from .limits import INT_MAX, INT_MIN, MAX_FILE_BYTES
+from .ruleset import data_key  # what the store is keyed by (saves.py and the CLI use it too)
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset, Variable
@@ -205,21 +213,22 @@ def _kind(variable: Variable) -> type | None:
 
 
 def load(rules: Ruleset | str) -> dict[str, Any]:
-    """The saved values of a ruleset's `persist` variables (empty if none), each checked against
-    its variable: a list by seat for a per-player one, of the variable's type. Given only a name,
-    every value saved under it (checked as integers or true/false)."""
+    """The saved values of a ruleset's `persist` variables (empty if none), under its `data_key`,
+    each checked against its variable: a list by seat for a per-player one, of the variable's
+    type. Given only a key, every value saved under it (checked as integers or true/false)."""
     path = store_path()
     data = _read_all(path)
     if isinstance(rules, str):
         return dict(data.get(rules, {}))
-    saved = data.get(rules.name, {})
+    key = data_key(rules)
+    saved = data.get(key, {})
     values: dict[str, Any] = {}
     for variable in rules.variables.values():
         if variable.persist and variable.name in saved:
             value = saved[variable.name]
             problem = _problem(value, variable.per_player, _kind(variable))
             if problem:
-                raise _corrupt(path, _where(rules.name, variable.name, problem))
+                raise _corrupt(path, _where(key, variable.name, problem))
             values[variable.name] = value
     return values  # values of variables the ruleset no longer has stay in the file, unused
 
@@ -257,7 +266,7 @@ def _apply(current: Any, start: Any, end: Any) -> Any:
 
 
 def save(ruleset: str, start: dict[str, Any], end: dict[str, Any]) -> None:
-    """Apply one game's change to the saved values of its ruleset, atomically and under the
+    """Apply one game's change to the saved values under the key `ruleset` (`data_key`), atomically and under the
     store's lock, so that games ending at the same time all count. `start` holds the values the
     game began with (before its setup), `end` those it ended with; see `_changed`."""
     if all(value == start.get(name, value) for name, value in end.items()):
@@ -282,7 +291,8 @@ def save(ruleset: str, start: dict[str, Any], end: dict[str, Any]) -> None:
 
 
 def reset(ruleset: str) -> Path | None:
-    """Forget one ruleset's saved values. Returns where a corrupt store was copied, if it was."""
+    """Forget the saved values under the key `ruleset` (`data_key`). Returns where a corrupt
+    store was copied, if it was."""
     path = store_path()
     if not path.exists():
         return None

@@ -25,7 +25,7 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     if os.environ.get("PYTEST_XDIST_WORKER"):
         folder = tmp_path_factory.getbasetemp().parent / "cardrules-cache"
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(mode=0o700, exist_ok=True)  # the native cache is refused if others may write it
     else:
         folder = tmp_path_factory.mktemp("cardrules-cache")
     os.environ["CARDRULES_CACHE"] = str(folder)

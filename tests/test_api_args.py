@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 from cardrules import IllegalMoveError, SetupError, load_ruleset
@@ -107,6 +108,26 @@ CALLS: list[tuple[str, Callable[[], Any], type[CardrulesError], str]] = [
     ("a move limit that is text", lambda: KLONDIKE.new_game(seed=1, max_moves="9"),  # type: ignore[arg-type]
      SetupError, "max_moves is a whole number of moves"),
     ("undo with nothing to undo", undone, IllegalMoveError, "there is no move to undo"),
+    ("determinize for seat -1", lambda: ten_bucks().determinize(-1, random.Random(1)), ArgumentError,
+     "seat must be a seat index, 0-1 in this game of 2 seats (0 is seat 1), not -1"),
+    ("determinize for seat 2 of 2", lambda: ten_bucks().determinize(2, random.Random(1)), ArgumentError,
+     "seat must be a seat index, 0-1"),
+    ("determinize for seat '0'", lambda: ten_bucks().determinize("0", random.Random(1)), ArgumentError,  # type: ignore[arg-type]
+     "not '0'"),
+    ("determinize for seat True", lambda: ten_bucks().determinize(True, random.Random(1)), ArgumentError,
+     "not True"),
+    ("determinize for a numpy float seat", lambda: ten_bucks().determinize(np.float64(1), random.Random(1)),
+     ArgumentError, "seat must be a seat index"),
+    ("determinize with a number as rng", lambda: ten_bucks().determinize(0, 5), ArgumentError,  # type: ignore[arg-type]
+     "determinize draws on a random.Random (rng), not 5"),
+    ("determinize with numpy's generator", lambda: ten_bucks().determinize(0, np.random.default_rng(1)),  # type: ignore[arg-type]
+     ArgumentError, "determinize draws on a random.Random"),
+    ("legal moves of a numpy seat out of range", lambda: ten_bucks().legal_moves(seat=np.int64(5)), ArgumentError,
+     "not np.int64(5)" if np.__version__ >= "2" else "not 5"),
+    ("a seed that is a numpy float", lambda: KLONDIKE.new_game(seed=np.float64(1)), SetupError,  # type: ignore[arg-type]
+     "a seed is a whole number"),
+    ("players as a numpy bool", lambda: load_ruleset("ten-bucks").new_game(seed=1, players=np.bool_(True)),  # type: ignore[arg-type]
+     SetupError, "players is a whole number of seats"),
 ]
 
 
@@ -122,6 +143,18 @@ def test_a_bad_argument_is_a_clean_error(call: Callable[[], Any], error: type[Ca
         call()
     assert fragment in str(caught.value)
     assert isinstance(caught.value, CardrulesError)
+
+
+@pytest.mark.parametrize("integer", [np.int64, np.int32, np.uint8, np.intp])
+def test_numpy_integers_are_taken_where_a_whole_number_is_meant(integer: type) -> None:
+    plain = load_ruleset("ten-bucks").new_game(seed=7, players=2)
+    game = load_ruleset("ten-bucks").new_game(seed=integer(7), players=integer(2), max_moves=integer(200))
+    assert (type(game.seed), type(game.players), type(game.max_moves)) == (int, int, int)
+    assert game.view(integer(1)) == plain.view(1) and game.record(integer(0)) == plain.record(0)
+    assert game.variable("money", integer(1)) == plain.variable("money", 1)
+    assert game.legal_moves(seat=integer(game.current_player)) == game.legal_moves()
+    copy = game.determinize(integer(1), random.Random(3))
+    assert copy.view(1) == plain.determinize(1, random.Random(3)).view(1)
 
 
 def test_a_spectators_view_has_no_legal_moves() -> None:

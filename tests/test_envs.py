@@ -8,6 +8,7 @@ import contextlib
 import importlib.util
 import io
 import random
+import re
 import warnings
 from pathlib import Path
 
@@ -271,3 +272,56 @@ def test_the_learning_example_runs_and_plots(tmp_path):
     picture = tmp_path / "learning.png"
     example.plot(learned, others, picture, window=4)
     assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+def test_bad_arguments_to_the_environments_are_clean_errors():
+    env = CardrulesEnv("klondike")
+    for options, message in [("draw=3", "reset's options are a dict such as {'seed': 17} or None, not str"),
+                             ([("seed", 1)], "not list"), (3, "not int 3")]:
+        with pytest.raises(ArgumentError, match=re.escape(message)):
+            env.reset(options=options)
+    with pytest.raises(SetupError, match="a seed is a whole number, not 'x'"):
+        env.reset(options={"seed": "x"})
+    for seed in (-1, "1", 1.5, True, np.float64(2)):
+        with pytest.raises(ArgumentError, match="reset's seed is a whole number of 0 or more"):
+            env.reset(seed=seed)
+    aec = pettingzoo_env("ten-bucks", players=2)
+    with pytest.raises(ArgumentError, match="call reset\\(\\) before observe\\(\\)"):
+        aec.observe("player_0")
+    with pytest.raises(ArgumentError, match="call reset\\(\\) before step\\(\\)"):
+        aec.step(0)
+    aec.reset(seed=1)
+    for agent in ("player_9", "player_-1", 0, np.int64(0), None):
+        with pytest.raises(ArgumentError, match="there is no agent .*: the agents are player_0, player_1"):
+            aec.observe(agent)
+    with pytest.raises(ArgumentError, match="reset's options are a dict"):
+        aec.reset(options="seed=3")
+    par = parallel_env("nerts", players=2)
+    with pytest.raises(ArgumentError, match="call reset\\(\\) before step\\(\\)"):
+        par.step({})
+    par.reset(seed=1)
+    with pytest.raises(ArgumentError, match="no action for player_0, player_1: every agent still playing sends one "
+                                            f"\\(wait, action {par.wait}, does nothing\\)"):
+        par.step({})
+    with pytest.raises(ArgumentError, match="no action for player_1"):
+        par.step({"player_0": par.wait})
+    with pytest.raises(ArgumentError, match="there is no agent 'player_5'"):
+        par.step({"player_0": par.wait, "player_1": par.wait, "player_5": par.wait})
+    with pytest.raises(ArgumentError, match="step takes a dict of actions by agent, not list"):
+        par.step([par.wait, par.wait])
+    before = par.game.observation_tensor(0)
+    par.step({"player_0": np.int64(par.wait), "player_1": np.int32(par.wait)})  # numpy actions: waiting
+    assert par.game.observation_tensor(0) == before
+
+
+def test_numpy_integers_are_taken_as_seeds_players_and_options():
+    env = CardrulesEnv("klondike", options={"draw": np.int64(3), "scoring": np.str_("vegas")})
+    assert env.seats.rules.option_values["draw"] == 3 and env.seats.rules.option_values["scoring"] == "vegas"
+    first, _ = env.reset(seed=np.int64(4))
+    again, _ = env.reset(seed=4)
+    assert (first == again).all()
+    env.reset(options={"seed": np.uint16(17)})
+    assert env.game.seed == 17 and type(env.game.seed) is int
+    aec = pettingzoo_env("ten-bucks", players=np.int64(3))
+    aec.reset(seed=np.int32(2), options={"seed": np.int64(5)})
+    assert aec.possible_agents == ["player_0", "player_1", "player_2"] and aec.game.seed == 5

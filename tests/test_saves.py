@@ -9,12 +9,14 @@ import json
 import multiprocessing
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cardrules import load_ruleset, saves
+from cardrules import load_ruleset, saves, store
 from cardrules.cli import app
 from cardrules.errors import SaveError
 from cardrules.play import Session
+from cardrules.store import data_key
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -58,8 +60,13 @@ def coin(tmp_path: Path) -> str:
     return str(path)
 
 
+def key(ruleset: str) -> str:
+    """What a ruleset's saves and statistics are kept under (a bundled name, else name and path)."""
+    return data_key(load_ruleset(ruleset))
+
+
 def saved_files(ruleset: str) -> list[Path]:
-    return saves.list_saves(ruleset)
+    return saves.list_saves(key(ruleset))
 
 
 # -- save and resume -------------------------------------------------------------------------
@@ -95,24 +102,24 @@ def test_resume_goes_on_from_the_saved_position(coin: str) -> None:
 
 def test_a_resumed_save_is_removed_once_the_game_ends(coin: str) -> None:
     run("play", coin, "--seed", "3", input="draw\nsave\n")
-    assert len(saved_files("coin")) == 1
+    assert len(saved_files(coin)) == 1
     assert run("play", coin, "--resume", input="draw\n").exit_code == 0
-    assert saved_files("coin") == []
+    assert saved_files(coin) == []
 
 
 def test_a_resumed_game_saved_again_replaces_its_old_save(coin: str) -> None:
     run("play", coin, "--seed", "3", input="save\n")
-    [first] = saved_files("coin")
+    [first] = saved_files(coin)
     run("play", coin, "--resume", input="draw\nsave\n")
-    [second] = saved_files("coin")
+    [second] = saved_files(coin)
     assert second != first and json.loads(second.read_text(encoding="utf-8"))["moves"] == ["draw"]
 
 
 def test_a_resumed_game_abandoned_drops_its_save_and_counts_as_lost(coin: str) -> None:
     run("play", coin, "--seed", "3", input="draw\nsave\n")
     assert run("play", coin, "--resume", input="quit\n").exit_code == 0
-    assert saved_files("coin") == []
-    [record] = saves.read_stats()["coin"].values()
+    assert saved_files(coin) == []
+    [record] = saves.read_stats()[key(coin)].values()
     assert (record["played"], record["won"]) == (1, 0)
 
 
@@ -121,7 +128,7 @@ def test_resume_takes_the_newest_of_several_saves(coin: str) -> None:
     run("play", coin, "--seed", "4", input="draw\nsave\n")
     summary = json.loads(run("play", coin, "--resume", "--json", input="quit\n").stdout)
     assert summary["seed"] == 4 and summary["moves"] == ["draw"]
-    assert len(saved_files("coin")) == 1  # the older one is still there
+    assert len(saved_files(coin)) == 1  # the older one is still there
 
 
 def test_resume_keeps_the_saved_bot_seats() -> None:
@@ -157,14 +164,14 @@ def test_games_saved_at_once_by_several_processes_are_all_kept() -> None:
 
 def _save_one(seed: int) -> str:
     game = load_ruleset("klondike").new_game(seed=seed)
-    return str(saves.write_save(saves.game_to_save(game, None, {})))
+    return str(saves.write_save(saves.game_to_save(game, None, {}), "klondike"))
 
 
 # -- checked when read ---------------------------------------------------------------------
 
 def _one_save(coin: str) -> Path:
     run("play", coin, "--seed", "3", input="draw\nsave\n")
-    [path] = saved_files("coin")
+    [path] = saved_files(coin)
     return path
 
 
@@ -264,7 +271,7 @@ def test_stats_count_games_wins_streaks_and_the_best_score(coin: str) -> None:
         assert summary["outcome"] == "won"
         scores.append(summary["scores"][0])
     run("play", coin, "--seed", "4", "-o", "goal=lose", input="draw\ndraw\n")
-    data = saves.read_stats()["coin"]
+    data = saves.read_stats()[key(coin)]
     assert data["goal=win"] == {"played": 3, "won": 3, "streak": 3, "best_streak": 3, "best_score": max(scores)}
     assert data["goal=lose"]["played"] == 1 and data["goal=lose"]["won"] == 0
     table = run("stats").stdout
@@ -289,9 +296,9 @@ def test_the_best_score_follows_the_score_order(tmp_path: Path) -> None:
 
 def test_a_saved_game_is_not_counted_until_it_ends(coin: str) -> None:
     run("play", coin, "--seed", "3", input="draw\nsave\n")
-    assert "coin" not in saves.read_stats()
+    assert key(coin) not in saves.read_stats()
     run("play", coin, "--resume", input="draw\n")
-    assert saves.read_stats()["coin"]["goal=win"]["won"] == 1
+    assert saves.read_stats()[key(coin)]["goal=win"]["won"] == 1
 
 
 def test_a_multiseat_game_counts_the_human_seats_win() -> None:
@@ -345,7 +352,7 @@ def test_results_of_games_ending_at_once_in_several_processes_all_count(coin: st
     context = multiprocessing.get_context("spawn")
     with context.Pool(4) as pool:
         pool.starmap(_count_one, [(coin, os.environ["CARDRULES_HOME"], seed) for seed in range(16)])
-    assert saves.read_stats()["coin"]["goal=win"]["played"] == 16
+    assert saves.read_stats()[key(coin)]["goal=win"]["played"] == 16
 
 
 def _count_one(coin: str, home: str, seed: int) -> None:
@@ -358,3 +365,53 @@ def test_a_game_on_the_clock_counts_in_the_statistics_too() -> None:
     assert result.exit_code == 0, result.output
     [record] = saves.read_stats()["nerts"].values()
     assert (record["played"], record["won"]) == (1, 0)
+
+
+# -- one resume at a time ----------------------------------------------------------------------
+
+# Costs 52 when it is set up (the change a game's end applies to the kept balance); two draws end it.
+PAID = COIN.replace("ruleset: coin", "ruleset: paid").replace(
+    "zones:", "variables:\n  balance: {initial: 0, persist: true}\nzones:").replace(
+    "  - take_deck: stock", "  - take_deck: stock\n  - add: {balance: -52}")
+
+
+def test_a_save_being_played_is_refused_to_a_second_resume(coin: str) -> None:
+    path = _one_save(coin)
+    with saves.claim(path):
+        result = run("play", coin, "--resume", input="draw\n")
+        assert result.exit_code == 1, result.output
+        assert "this saved game is being played in another cardrules process" in result.output
+        assert "Traceback" not in result.output
+    assert saved_files(coin) == [path]  # untouched: resumed once free
+    assert run("play", coin, "--resume", input="draw\n").exit_code == 0
+    assert saved_files(coin) == []
+
+
+def test_a_save_resumed_by_several_processes_at_once_is_counted_once(tmp_path: Path) -> None:
+    ruleset = tmp_path / "paid.yaml"
+    ruleset.write_text(PAID, encoding="utf-8")
+    assert run("play", str(ruleset), "--seed", "3", input="draw\nsave\n").exit_code == 0
+    context = multiprocessing.get_context("spawn")
+    start, results = context.Barrier(3), context.Queue()
+    workers = [context.Process(target=_resume_one, args=(str(ruleset), os.environ["CARDRULES_HOME"], start, results))
+               for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    outcomes = [results.get(timeout=120) for _ in workers]
+    for worker in workers:
+        worker.join()
+    assert sorted(code for code, _ in outcomes) == [0, 1, 1]
+    for code, output in outcomes:
+        assert code == 0 or ("being played in another cardrules process" in output
+                             or "no saved game of paid" in output), output  # the first may have finished
+    assert store.load(key(str(ruleset))) == {"balance": -52}
+    [record] = saves.read_stats()[key(str(ruleset))].values()
+    assert (record["played"], record["won"]) == (1, 1)
+    assert saved_files(str(ruleset)) == []
+
+
+def _resume_one(ruleset: str, home: str, start: Any, results: Any) -> None:
+    os.environ["CARDRULES_HOME"] = home
+    start.wait()
+    result = runner.invoke(app, ["play", ruleset, "--resume", "--json"], input="draw\n")
+    results.put((result.exit_code, result.output))

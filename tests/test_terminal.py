@@ -4,6 +4,8 @@
   Rich markup or an emoji code is printed as it is (`tests/fixtures/markup.yaml`).
 - Text a player typed that is echoed back (an illegal move, a bad `--seat` or `--option` value)
   has its control characters escaped (`errors.printable`).
+- Characters that reorder or hide text (bidirectional overrides and isolates, zero-width ones) in
+  text from a ruleset or typed are shown escaped (`\\u202e`), and a title past 200 characters is cut.
 - `main()` turns an unexpected exception into one line on standard error and exit status 2 (the
   traceback with `--debug`); Ctrl-C exits 130 without a traceback.
 """
@@ -17,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
 from cardrules import cli
-from cardrules.errors import printable
+from cardrules.errors import MAX_TITLE, printable, shown_title, terminal_console
 from cardrules.play import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,3 +197,97 @@ def test_cascades_tiers_wrap_between_cards_never_inside_one() -> None:
                     assert all(card in faces for card in cards), line
                     checked += len(cards)
     assert checked > 300
+
+
+# -- text that reorders or hides itself ----------------------------------------------------------
+
+BIDI_AND_ZERO_WIDTH = [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+                       0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF]
+HIDDEN = "".join(chr(code) for code in BIDI_AND_ZERO_WIDTH)
+
+# Every text of a one-seat game holds a right-to-left override or a zero-width character; the title
+# is 5,000 characters long.
+SNEAKY = """\
+ruleset: sneaky
+title: "Safe\\u202eelit\\u200b%s"
+deck: standard-52
+variables:
+  score: {initial: 0, label: "Po\\u2066ints\\ufeff"}
+zones:
+  stock: {visibility: none, label: "st\\u200dock"}
+  row: {count: 2, short: r, labels: ["r\\u2067one", "r\\u061ctwo"], show: fan}
+setup:
+  - take_deck: stock
+  - deal: {from: stock, to: row, counts: 1, face: up}
+moves:
+  stop:
+    help: "End \\u202dit\\u2060 now"
+    do: [{end: {result: won, reason: "the \\u200freason"}}]
+label: "'the \\u202alabel'"
+""" % ("x" * 5000)
+
+
+@pytest.fixture
+def sneaky(tmp_path: Path) -> str:
+    path = tmp_path / "sneaky.yaml"
+    path.write_text(SNEAKY, encoding="utf-8")
+    return str(path)
+
+
+def test_printable_escapes_bidirectional_and_zero_width_characters_visibly() -> None:
+    for code in BIDI_AND_ZERO_WIDTH:
+        assert printable(f"a{chr(code)}b") == f"a\\u{code:04x}b"
+    assert printable("עברית ‎ok") == "עברית \\u200eok"  # right-to-left letters are kept as they are
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.sampled_from(HIDDEN + "\x1b\x07\x9b\x7f\t\n"),
+                          st.characters(codec="utf-8", exclude_categories=["Cs"])), max_size=40).map("".join))
+def test_printable_leaves_nothing_that_moves_or_hides_text_and_is_unchanged_on_safe_text(text: str) -> None:
+    shown = printable(text)
+    assert not {c for c in shown if ord(c) < 0x20 and c not in "\t\n" or 0x7F <= ord(c) < 0xA0 or c in HIDDEN}
+    if not {c for c in text if ord(c) < 0x20 and c not in "\t\n" or 0x7F <= ord(c) < 0xA0 or c in HIDDEN}:
+        assert shown == text
+
+
+def test_a_title_past_the_bound_is_cut_with_an_ellipsis() -> None:
+    assert shown_title("x" * 5000) == "x" * (MAX_TITLE - 1) + "…"
+    assert shown_title("x" * MAX_TITLE) == "x" * MAX_TITLE
+    assert shown_title("Klondike\u202e") == "Klondike\\u202e"
+
+
+def _shown_safely(output: str) -> None:
+    assert not set(output) & set(HIDDEN), [hex(ord(c)) for c in set(output) & set(HIDDEN)]
+    assert "x" * MAX_TITLE not in output
+
+
+def test_play_shows_every_ruleset_text_escaped_and_the_title_cut(sneaky: str) -> None:
+    result = run("play", sneaky, "--seed", "1", input="help\nstop\n")
+    assert result.exit_code == 0, (result.output, result.exception)
+    _shown_safely(result.stdout)
+    for shown in ("Safe\\u202eelit\\u200b", "Po\\u2066ints\\ufeff", "r\\u2067one", "End \\u202dit\\u2060 now",
+                  "the \\u200freason", "the \\u202alabel", "x…"):
+        assert shown in result.stdout, shown
+
+
+def test_validate_rules_and_simulate_show_them_escaped_too(sneaky: str) -> None:
+    for args in (("validate", sneaky), ("rules", sneaky), ("simulate", sneaky, "-n", "2"), ("stats",)):
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.output)
+        _shown_safely(result.output)
+    assert "Safe\\u202eelit" in run("rules", sneaky).stdout
+
+
+def test_an_error_quoting_such_text_escapes_it(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(SNEAKY.replace("take_deck: stock", "take_deck: \"st\\u202eock\""), encoding="utf-8")
+    result = run("play", str(path))
+    assert result.exit_code == 1 and "st\\u202eock" in result.output
+    _shown_safely(result.output)
+
+
+def test_a_terminal_console_escapes_what_it_prints_and_keeps_its_stream() -> None:
+    out = io.StringIO()
+    console = terminal_console(file=out, width=80, color_system=None)
+    console.print("left\u202eright")
+    assert out.getvalue() == "left\\u202eright\n" and not console.is_terminal
