@@ -19,12 +19,9 @@ from cardrules import load_ruleset
 from cardrules.engine import Game, Move
 from cardrules.native import native_backend
 from conftest import BENCHMARKS
+from helpers import OPENSPIEL_RANKS, OPENSPIEL_SUITS, openspiel_suit_rank
 
 RULESET = BENCHMARKS / "openspiel" / "spades.yaml"
-
-SUITS = "CDHS"  # OpenSpiel's order: its cards 0-12 are the clubs, 2 to Ace
-RANKS = "23456789TJQKA"
-SUIT_LETTER = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 
 
 @pytest.fixture(scope="module")
@@ -32,15 +29,15 @@ def rules():
     return load_ruleset(RULESET)
 
 
+def card_action(game: Game, card: int) -> int:
+    """OpenSpiel's number for `card` (its chance outcome that deals it, its move that plays it)."""
+    suit, rank = openspiel_suit_rank(game, card)
+    return suit * 13 + rank
+
+
 def card_name(game: Game, card: int) -> str:
-    attributes = game.rules.deck.cards[card]
-    return SUIT_LETTER[attributes["suit"]] + RANKS[(attributes["rank"] - 2) % 13]
-
-
-def deal_action(game: Game, card: int) -> int:
-    """OpenSpiel's chance outcome that deals `card`: its card number."""
-    name = card_name(game, card)
-    return SUITS.index(name[0]) * 13 + RANKS.index(name[1])
+    suit, rank = openspiel_suit_rank(game, card)
+    return OPENSPIEL_SUITS[suit] + OPENSPIEL_RANKS[rank]
 
 
 def openspiel_name(game: Game, move: Move) -> str:
@@ -58,7 +55,7 @@ def play_both(rules, seed: int, deal: list[str] | None = None, script: tuple[str
     codes = game.rules.deck.codes
     for code in game.deal_order:
         assert state.is_chance_node()
-        state.apply_action(deal_action(game, codes.index(code)))
+        state.apply_action(card_action(game, codes.index(code)))
     rng = random.Random(seed)
     while not state.is_terminal():
         assert not game.is_over and game.current_player == state.current_player()
