@@ -5,12 +5,12 @@
 Everything is measured in this one process (or its child processes, for commands), in CPU
 seconds, so the ratios hold on a shared machine:
 
-- random playouts of OpenSpiel's Klondike, moves of cards per CPU-second, deal included: OpenSpiel's
-  C++ game `solitaire` (its own C++ random-bot loop, and driven move by move from Python;
-  skipped with a message without the `open_spiel` package) against the same rules written as a
-  ruleset, benchmarks/openspiel/solitaire.yaml, in cardrules' Python and native backends (the
-  native games checked to end as the Python ones). Chance outcomes (OpenSpiel's deal) and its
-  kEnd action are not counted, since the ruleset has no such moves;
+- random playouts of OpenSpiel's Klondike (`solitaire`), Spades and Hearts, moves per CPU-second,
+  deal included: OpenSpiel's C++ game (its own C++ loop with C++ uniform random bots, and driven
+  move by move from Python; skipped with a message without the `open_spiel` package) against the
+  same rules written as rulesets, benchmarks/openspiel/*.yaml, in cardrules' Python and native
+  backends (the native games checked to end as the Python ones). OpenSpiel's chance outcomes
+  (its deal) and solitaire's kEnd action are not counted, since the rulesets have no such moves;
 - random playouts of the bundled Klondike (a stock, draw 1, 2,000 moves at most: a different
   game, not compared with OpenSpiel's): the hand-written Python reference
   (benchmarks/reference_klondike.py) and cardrules' Python and native backends;
@@ -57,31 +57,39 @@ def run_command(*args: str) -> float:
     return cpu_children() - before
 
 
-# OpenSpiel's Klondike (its game `solitaire`) written as a ruleset: the same rules on both sides.
-OPENSPIEL_KLONDIKE = HERE / "openspiel" / "solitaire.yaml"
-# OpenSpiel solitaire's action numbers: 0 is kEnd (the one action when no move is left, which
-# ends the game), 1-52 reveal a card (chance outcomes), 53 and above move cards.
-FIRST_MOVE_ACTION = 53
+# OpenSpiel's games written as rulesets from its C++ source: OpenSpiel's name, the ruleset, the
+# game, the test that plays the ruleset against pyspiel move for move, and the OpenSpiel player
+# actions not counted as moves (solitaire's kEnd, 0: the one action when no move is left, which
+# ends the game; the ruleset's game just ends there).
+OPENSPIEL_GAMES: list[tuple[str, Path, str, str, frozenset[int]]] = [
+    ("solitaire", HERE / "openspiel" / "solitaire.yaml", "Klondike (K+: no stock, every third waste card)",
+     "tests/test_openspiel_klondike.py", frozenset({0})),
+    ("spades", HERE / "openspiel" / "spades.yaml", "Partnership Spades, one hand", "tests/test_openspiel_spades.py",
+     frozenset()),
+    ("hearts", HERE / "openspiel" / "hearts.yaml", "Hearts, one hand, passing", "tests/test_openspiel_hearts.py",
+     frozenset()),
+]
 
 
-def openspiel_solitaire(games: int) -> tuple[float, float, float, float] | None:
-    """OpenSpiel's `solitaire`, deal included (its chance outcomes, drawn by its own loop): moves
-    per CPU-second and moves a game, in its C++ loop (`evaluate_bots` with a C++ uniform random
-    bot) and in a Python loop over pyspiel. Only moves of cards count: neither chance outcomes
-    nor kEnd, which the ruleset has no counterpart for (its game just ends there)."""
+def openspiel_random(name: str, uncounted: frozenset[int], games: int) -> tuple[float, float, float, float] | None:
+    """OpenSpiel's game `name`, deal included (its chance outcomes, drawn by its own loop): moves
+    per CPU-second and moves a game, in its C++ loop (`evaluate_bots` with C++ uniform random
+    bots, `games` * 10 games) and in a Python loop over pyspiel (`games`). Moves are the players'
+    actions but those in `uncounted`; chance outcomes are not moves."""
     try:
         import pyspiel
     except ImportError:
         print("  OpenSpiel: not installed (pip install open_spiel) - skipped")
         return None
-    game = pyspiel.load_game("solitaire")
+    game = pyspiel.load_game(name)
+    seats = game.num_players()
     moves, seconds = 0, 0.0
     for seed in range(games * 10):
         start = time.process_time()
         state = game.new_initial_state()
-        pyspiel.evaluate_bots(state, [pyspiel.make_uniform_random_bot(0, seed)], seed)
+        pyspiel.evaluate_bots(state, [pyspiel.make_uniform_random_bot(seat, seed) for seat in range(seats)], seed)
         seconds += time.process_time() - start
-        moves += sum(1 for action in state.history() if action >= FIRST_MOVE_ACTION)
+        moves += sum(1 for step in state.full_history() if step.player >= 0 and step.action not in uncounted)
     cpp, cpp_length = moves / seconds, moves / (games * 10)
     moves, start = 0, time.process_time()
     for seed in range(games):
@@ -94,13 +102,14 @@ def openspiel_solitaire(games: int) -> tuple[float, float, float, float] | None:
             else:
                 action = rng.choice(state.legal_actions())
                 state.apply_action(action)
-                moves += action >= FIRST_MOVE_ACTION
+                moves += action not in uncounted
     return cpp, cpp_length, moves / (time.process_time() - start), moves / games
 
 
 def python_random(ruleset: str | Path, games: int) -> tuple[float, list[tuple[int, int]]]:
-    """Moves per CPU-second of random play in the Python backend (`bots.RandomBot`, seeds 0 to
-    games - 1), dealing each game from its seed included; and each game's moves and score."""
+    """Moves per CPU-second of random play in the Python backend (a `bots.RandomBot(seed)` at each
+    seat, seeds 0 to games - 1), dealing each game from its seed included; and each game's moves
+    and seat 1's score."""
     from cardrules import load_ruleset
     from cardrules.bots import RandomBot
 
@@ -108,9 +117,9 @@ def python_random(ruleset: str | Path, games: int) -> tuple[float, list[tuple[in
     ends, moves, start = [], 0, time.process_time()
     for seed in range(games):
         game = rules.new_game(seed=seed)
-        bot = RandomBot(seed)
+        bots = [RandomBot(seed) for _ in range(game.players)]
         while not game.is_over:
-            game.apply(bot.choose(game))
+            game.apply(bots[game.current_player].choose(game))
         ends.append((len(game.history), game.scores()[0]))
         moves += len(game.history)
     return moves / (time.process_time() - start), ends
@@ -216,26 +225,27 @@ def baseline_solver(seeds: range, revision: str, folder: Path) -> tuple[float, i
 
 
 def playouts(games: int) -> None:
-    """Random playouts of one game on both sides: OpenSpiel's Klondike in OpenSpiel and as a
+    """Random playouts of one game on both sides: each of OpenSpiel's games in OpenSpiel and as a
     ruleset; then the bundled Klondike, a different game, against the hand-written reference."""
-    print(f"OpenSpiel's Klondike, random playouts, deal included, moves of cards per CPU-second "
-          f"(no chance outcomes, no kEnd):\n  OpenSpiel's C++ game `solitaire` against its rules as a ruleset, "
-          f"{OPENSPIEL_KLONDIKE.relative_to(HERE.parent)} (the same legal moves in every position: "
-          f"tests/test_openspiel_klondike.py)")
-    measured = openspiel_solitaire(games)
-    cpp, cpp_length, driven, driven_length = measured if measured else (None, 0.0, None, 0.0)
-    py, ends = python_random(OPENSPIEL_KLONDIKE, games)
-    nat, first, nat_length = native_random(OPENSPIEL_KLONDIKE, games * 10, ends)
-    py_length = sum(moves for moves, _ in ends) / games
-    rows = [(f"OpenSpiel solitaire, C++ loop ({games * 10} games)", cpp, cpp_length),
-            (f"OpenSpiel solitaire, Python loop ({games})", driven, driven_length),
-            (f"cardrules Python backend ({games})", py, py_length),
-            (f"cardrules native backend ({games * 10})", nat, nat_length)]
-    for name, rate, length in rows:
-        ratio = f"{rate / cpp:6.2f}x OpenSpiel C++" if rate and cpp else ""
-        print(f"  {name:<44} {rate:>12,.0f}  {length:5.1f} moves a game  {ratio}" if rate else f"  {name:<44} {'-':>12}")
-    print(f"  goal: native >= 1.0x OpenSpiel C++: {nat / cpp:.2f}x" if nat and cpp else "  (no OpenSpiel to compare)")
-    print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
+    for name, ruleset, what, test, uncounted in OPENSPIEL_GAMES:
+        print(f"OpenSpiel's `{name}` ({what}) against {ruleset.relative_to(HERE.parent)} (its rules as a "
+              f"ruleset: {test} plays them move for move), random playouts, "
+              f"deal included, moves per CPU-second (no chance outcomes{', no kEnd' if uncounted else ''}):")
+        measured = openspiel_random(name, uncounted, games)
+        cpp, cpp_length, driven, driven_length = measured if measured else (None, 0.0, None, 0.0)
+        py, ends = python_random(ruleset, games)
+        nat, first, nat_length = native_random(ruleset, games * 10, ends)
+        py_length = sum(moves for moves, _ in ends) / games
+        rows = [(f"OpenSpiel {name}, C++ loop ({games * 10} games)", cpp, cpp_length),
+                (f"OpenSpiel {name}, Python loop ({games})", driven, driven_length),
+                (f"cardrules Python backend ({games})", py, py_length),
+                (f"cardrules native backend ({games * 10})", nat, nat_length)]
+        for row, rate, length in rows:
+            ratio = f"{rate / cpp:6.2f}x OpenSpiel C++" if rate and cpp else ""
+            print(f"  {row:<44} {rate:>12,.0f}  {length:5.1f} moves a game  {ratio}" if rate
+                  else f"  {row:<44} {'-':>12}")
+        print(f"  goal: native >= 1.0x OpenSpiel C++: {nat / cpp:.2f}x" if nat and cpp else "  (no OpenSpiel to compare)")
+        print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
 
     print(f"Bundled Klondike (rulesets/klondike.yaml: a stock, draw 1, a 2,000-move limit; a different game from "
           f"OpenSpiel's, not compared with it), random playouts, moves per CPU-second:")
