@@ -18,6 +18,7 @@ import pytest
 from cardrules import load_ruleset
 from cardrules.engine import Game
 from cardrules.native import native_backend
+from cardrules.ruleset import Ruleset
 from conftest import BENCHMARKS
 from helpers import openspiel_suit_rank
 
@@ -25,7 +26,7 @@ RULESET = BENCHMARKS / "openspiel" / "hearts.yaml"
 
 
 @pytest.fixture(scope="module")
-def rules():
+def rules() -> Ruleset:
     return load_ruleset(RULESET)
 
 
@@ -36,7 +37,7 @@ def card_action(game: Game, card: int) -> int:
     return rank * 4 + suit
 
 
-def play_both(rules, seed: int, deal: list[str] | None = None) -> Game:
+def play_both(rules: Ruleset, seed: int, deal: list[str] | None = None) -> Game:
     """One random game in both engines from the seed (the passing direction, and the deal unless
     `deal` is given); the cardrules game, ended."""
     game = rules.new_game(seed=seed, deal=deal)
@@ -61,14 +62,14 @@ def play_both(rules, seed: int, deal: list[str] | None = None) -> Game:
     return game
 
 
-def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules) -> None:
+def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules: Ruleset) -> None:
     games = [play_both(rules, seed) for seed in range(60)]
     directions = Counter(game.variable("pass_to") for game in games)
     assert sorted(directions) == [0, 1, 2, 3]  # no passing, and passing each way
     assert {len(game.history) for game in games} == {52, 52 + 12}
 
 
-def test_a_seat_that_takes_every_point_shoots_the_moon(rules) -> None:
+def test_a_seat_that_takes_every_point_shoots_the_moon(rules: Ruleset) -> None:
     # North holds the 13 highest cards (the Aces, Kings and Queens, and the Jack of spades) and,
     # with no passing, wins the first trick with a club and then leads every trick and wins it.
     order = "AKQJT98765432"
@@ -80,7 +81,7 @@ def test_a_seat_that_takes_every_point_shoots_the_moon(rules) -> None:
     assert game.variable("points", 0) == 0 and game.scores() == [26, 0, 0, 0]
 
 
-def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules) -> None:
+def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules: Ruleset) -> None:
     native = native_backend(rules)
     for seed in range(6):
         game = rules.new_game(seed=seed)

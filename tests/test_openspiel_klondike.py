@@ -17,8 +17,10 @@ from collections import Counter
 import pyspiel
 import pytest
 from cardrules import load_ruleset
+from cardrules.bots import RandomBot
 from cardrules.engine import Game, Move
 from cardrules.native import native_backend
+from cardrules.ruleset import Ruleset
 from conftest import BENCHMARKS
 
 RULESET = BENCHMARKS / "openspiel" / "solitaire.yaml"
@@ -31,7 +33,7 @@ END = 0  # OpenSpiel's kEnd: the one action when no move is left
 
 
 @pytest.fixture(scope="module")
-def rules():
+def rules() -> Ruleset:
     return load_ruleset(RULESET)
 
 
@@ -90,7 +92,7 @@ def reveal_uncovered(state: pyspiel.State, game: Game, revealed: set[int]) -> No
         state.apply_action(reveal_action(game, turned[0]))
 
 
-def play_both(rules, seed: int, homeward: bool = False) -> Game:
+def play_both(rules: Ruleset, seed: int, homeward: bool = False) -> Game:
     """One random game in both engines from the seed's deal, choosing among the moves to a
     foundation when there are any if `homeward`; the cardrules game, ended."""
     game = rules.new_game(seed=seed)
@@ -123,7 +125,7 @@ def play_both(rules, seed: int, homeward: bool = False) -> Game:
 
 
 @pytest.mark.parametrize("homeward", [False, True], ids=["random", "foundations-first"])
-def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules, homeward: bool) -> None:
+def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules: Ruleset, homeward: bool) -> None:
     # Playing to the foundations first brings Kings home, where OpenSpiel lets them back onto a
     # column but not into a space; uniform play seldom does.
     games = [play_both(rules, seed, homeward) for seed in range(60)]
@@ -133,7 +135,7 @@ def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules
     assert ends["OpenSpiel's depth limit"] >= 30 and ends["no move is possible"] >= 1
 
 
-def test_a_game_ends_at_openspiels_depth_limit_counting_its_chance_outcomes(rules) -> None:
+def test_a_game_ends_at_openspiels_depth_limit_counting_its_chance_outcomes(rules: Ruleset) -> None:
     game = rules.new_game(seed=3)
     rng = random.Random(3)
     while not game.is_over:
@@ -143,9 +145,7 @@ def test_a_game_ends_at_openspiels_depth_limit_counting_its_chance_outcomes(rule
     assert game.variable("depth") >= 150 and game.outcome == "over"
 
 
-def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules) -> None:
-    from cardrules.bots import RandomBot
-
+def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules: Ruleset) -> None:
     native = native_backend(rules)
     for seed in range(6):
         game = rules.new_game(seed=seed)

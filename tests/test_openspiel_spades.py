@@ -18,6 +18,7 @@ import pytest
 from cardrules import load_ruleset
 from cardrules.engine import Game, Move
 from cardrules.native import native_backend
+from cardrules.ruleset import Ruleset
 from conftest import BENCHMARKS
 from helpers import OPENSPIEL_RANKS, OPENSPIEL_SUITS, openspiel_suit_rank
 
@@ -25,7 +26,7 @@ RULESET = BENCHMARKS / "openspiel" / "spades.yaml"
 
 
 @pytest.fixture(scope="module")
-def rules():
+def rules() -> Ruleset:
     return load_ruleset(RULESET)
 
 
@@ -47,7 +48,7 @@ def openspiel_name(game: Game, move: Move) -> str:
     return card_name(game, move.pick)
 
 
-def play_both(rules, seed: int, deal: list[str] | None = None, script: tuple[str, ...] = ()) -> Game:
+def play_both(rules: Ruleset, seed: int, deal: list[str] | None = None, script: tuple[str, ...] = ()) -> Game:
     """One game in both engines from the seed's deal (or `deal`), its first moves those `script`
     names and the others random; the cardrules game, ended."""
     game = rules.new_game(seed=seed) if deal is None else rules.new_game(deal=deal)
@@ -72,14 +73,14 @@ def play_both(rules, seed: int, deal: list[str] | None = None, script: tuple[str
     return game
 
 
-def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules) -> None:
+def test_the_ruleset_offers_openspiels_moves_and_returns_in_every_position(rules: Ruleset) -> None:
     games = [play_both(rules, seed) for seed in range(40)]
     assert all(len(game.history) == 56 for game in games)  # 4 bids and 52 cards
     scores = Counter(game.scores()[0] for game in games)
     assert len(scores) > 10 and min(scores) < 0 < max(scores)  # made and failed contracts, nils
 
 
-def test_ten_tricks_over_the_contract_cost_a_side_100(rules) -> None:
+def test_ten_tricks_over_the_contract_cost_a_side_100(rules: Ruleset) -> None:
     # North holds every spade: it leads them all (nothing else to lead) and takes every trick,
     # 12 over North-South's contract of 1; South's nil is made.
     others = [code for code in rules.deck.codes if not code.endswith("S")]
@@ -90,7 +91,7 @@ def test_ten_tricks_over_the_contract_cost_a_side_100(rules) -> None:
     assert game.variable("tricks", 0) == 13 and game.scores()[0] < 10 + 12 + 100
 
 
-def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules) -> None:
+def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules: Ruleset) -> None:
     native = native_backend(rules)
     for seed in range(6):
         game = rules.new_game(seed=seed)
