@@ -5,10 +5,15 @@
 Everything is measured in this one process (or its child processes, for commands), in CPU
 seconds, so the ratios hold on a shared machine:
 
-- random Klondike playouts, actions per CPU-second: OpenSpiel's `solitaire` (hand-written
-  C++, its own random-bot loop, and driven action by action from Python; skipped with a message
-  without the `open_spiel` package), the hand-written Python reference
-  (benchmarks/reference_klondike.py), and cardrules' Python and native backends on `klondike`;
+- random playouts of OpenSpiel's Klondike (`solitaire`), Spades and Hearts, moves per CPU-second,
+  deal included: OpenSpiel's C++ game (its own C++ loop with C++ uniform random bots, and driven
+  move by move from Python; skipped with a message without the `open_spiel` package) against the
+  same rules written as rulesets, benchmarks/openspiel/*.yaml, in cardrules' Python and native
+  backends (the native games checked to end as the Python ones). OpenSpiel's chance outcomes
+  (its deal) and solitaire's kEnd action are not counted, since the rulesets have no such moves;
+- random playouts of the bundled Klondike (a stock, draw 1, 2,000 moves at most: a different
+  game, not compared with OpenSpiel's): the hand-written Python reference
+  (benchmarks/reference_klondike.py) and cardrules' Python and native backends;
 - games per second of `cardrules simulate klondike -n 2000` on 1 and 2 jobs (both engines);
 - greedy Klondike games per CPU-second: the Python `GreedyBot` against native greedy playouts
   (the same games, checked move count and score);
@@ -52,21 +57,41 @@ def run_command(*args: str) -> float:
     return cpu_children() - before
 
 
-def openspiel(games: int) -> tuple[float | None, float | None]:
-    """Actions per CPU-second of OpenSpiel's solitaire: its C++ random-bot loop, and a Python loop."""
+# OpenSpiel's games written as rulesets from its C++ source: OpenSpiel's name, the ruleset, the
+# game, the test that plays the ruleset against pyspiel move for move, and the OpenSpiel player
+# actions not counted as moves (solitaire's kEnd, 0: the one action when no move is left, which
+# ends the game; the ruleset's game just ends there).
+OPENSPIEL_GAMES: list[tuple[str, Path, str, str, frozenset[int]]] = [
+    ("solitaire", HERE / "openspiel" / "solitaire.yaml", "Klondike (K+: no stock, every third waste card)",
+     "tests/test_openspiel_klondike.py", frozenset({0})),
+    ("spades", HERE / "openspiel" / "spades.yaml", "Partnership Spades, one hand", "tests/test_openspiel_spades.py",
+     frozenset()),
+    ("hearts", HERE / "openspiel" / "hearts.yaml", "Hearts, one hand, passing", "tests/test_openspiel_hearts.py",
+     frozenset()),
+]
+
+
+def openspiel_random(name: str, uncounted: frozenset[int], games: int) -> tuple[float, float, float, float] | None:
+    """OpenSpiel's game `name`, deal included (its chance outcomes, drawn by its own loop): moves
+    per CPU-second and moves a game, in its C++ loop (`evaluate_bots` with C++ uniform random
+    bots, `games` * 10 games) and in a Python loop over pyspiel (`games`). Moves are the players'
+    actions but those in `uncounted`; chance outcomes are not moves."""
     try:
         import pyspiel
     except ImportError:
         print("  OpenSpiel: not installed (pip install open_spiel) - skipped")
-        return None, None
-    game = pyspiel.load_game("solitaire")
-    actions, start = 0, time.process_time()
-    for seed in range(games):
+        return None
+    game = pyspiel.load_game(name)
+    seats = game.num_players()
+    moves, seconds = 0, 0.0
+    for seed in range(games * 10):
+        start = time.process_time()
         state = game.new_initial_state()
-        pyspiel.evaluate_bots(state, [pyspiel.make_uniform_random_bot(0, seed)], seed)
-        actions += len(state.history())
-    cpp = actions / (time.process_time() - start)
-    actions, start = 0, time.process_time()
+        pyspiel.evaluate_bots(state, [pyspiel.make_uniform_random_bot(seat, seed) for seat in range(seats)], seed)
+        seconds += time.process_time() - start
+        moves += sum(1 for step in state.full_history() if step.player >= 0 and step.action not in uncounted)
+    cpp, cpp_length = moves / seconds, moves / (games * 10)
+    moves, start = 0, time.process_time()
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_initial_state()
@@ -75,9 +100,59 @@ def openspiel(games: int) -> tuple[float | None, float | None]:
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-    return cpp, actions / (time.process_time() - start)
+                action = rng.choice(state.legal_actions())
+                state.apply_action(action)
+                moves += action not in uncounted
+    return cpp, cpp_length, moves / (time.process_time() - start), moves / games
+
+
+def python_random(ruleset: str | Path, games: int) -> tuple[float, list[tuple[int, int]]]:
+    """Moves per CPU-second of random play in the Python backend (a `bots.RandomBot(seed)` at each
+    seat, seeds 0 to games - 1), dealing each game from its seed included; and each game's moves
+    and seat 1's score."""
+    from cardrules import load_ruleset
+    from cardrules.bots import RandomBot
+
+    rules = load_ruleset(ruleset)
+    ends, moves, start = [], 0, time.process_time()
+    for seed in range(games):
+        game = rules.new_game(seed=seed)
+        bots = [RandomBot(seed) for _ in range(game.players)]
+        while not game.is_over:
+            game.apply(bots[game.current_player].choose(game))
+        ends.append((len(game.history), game.scores()[0]))
+        moves += len(game.history)
+    return moves / (time.process_time() - start), ends
+
+
+def native_random(ruleset: str | Path, games: int,
+                  python_ends: list[tuple[int, int]]) -> tuple[float | None, float, float]:
+    """Moves per CPU-second of native random playouts (seeds 0 to games - 1), dealing each game
+    in Python included, which must end the Python backend's games as they ended there; the CPU
+    seconds of the first use (generating the module and compiling or loading it, and a first
+    playout); and the moves a game."""
+    from cardrules import load_ruleset
+    from cardrules.native import Unsupported
+    from cardrules.native import native_backend as backend_of
+
+    rules = load_ruleset(ruleset)
+    start = time.process_time()
+    try:
+        native = backend_of(rules)
+        native.playout(native.start(rules.new_game(seed=0)), 0)
+    except Unsupported as exc:
+        print(f"  native backend: {exc}")
+        return None, 0.0, 0.0
+    first = time.process_time() - start
+    moves, start = 0, time.process_time()
+    for seed in range(games):
+        position = native.start(rules.new_game(seed=seed))
+        score = native.playout(position, seed)[0]
+        if seed < len(python_ends) and (position.moves, score) != python_ends[seed]:
+            raise SystemExit(f"native random game {seed} of {ruleset} ended otherwise: "
+                             f"{(position.moves, score)} against {python_ends[seed]}")
+        moves += position.moves
+    return moves / (time.process_time() - start), first, moves / games
 
 
 def reference(games: int) -> float:
@@ -85,44 +160,6 @@ def reference(games: int) -> float:
     for seed in range(games):
         moves += play_random(seed, 1, "standard")[0]
     return moves / (time.process_time() - start)
-
-
-def python_backend(games: int) -> float:
-    from cardrules import load_ruleset
-
-    rules = load_ruleset("klondike")
-    moves, start = 0, time.process_time()
-    for seed in range(games):
-        game = rules.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            game.apply(rng.choice(game.legal_moves()))
-        moves += len(game.history)
-    return moves / (time.process_time() - start)
-
-
-def native_backend(games: int) -> tuple[float | None, float]:
-    """Actions per CPU-second (dealing each game in Python included), and the CPU seconds of the
-    first use (generating the module and compiling or loading it, and a first playout)."""
-    from cardrules import load_ruleset
-    from cardrules.native import Unsupported
-    from cardrules.native import native_backend as backend_of
-
-    rules = load_ruleset("klondike")
-    start = time.process_time()
-    try:
-        native = backend_of(rules)
-        native.playout(native.start(rules.new_game(seed=0)), 0)
-    except Unsupported as exc:
-        print(f"  native backend: {exc}")
-        return None, 0.0
-    first = time.process_time() - start
-    moves, start = 0, time.process_time()
-    for seed in range(games * 10):
-        position = native.start(rules.new_game(seed=seed))
-        native.playout(position, seed)
-        moves += position.moves
-    return moves / (time.process_time() - start), first
 
 
 def simulate(games: int, jobs: int, engine: str) -> float:
@@ -188,19 +225,39 @@ def baseline_solver(seeds: range, revision: str, folder: Path) -> tuple[float, i
 
 
 def playouts(games: int) -> None:
-    print(f"Random Klondike playouts, {games} games each (native: {games * 10}), actions per CPU-second:")
-    cpp, driven = openspiel(games * 5)
+    """Random playouts of one game on both sides: each of OpenSpiel's games in OpenSpiel and as a
+    ruleset; then the bundled Klondike, a different game, against the hand-written reference."""
+    for name, ruleset, what, test, uncounted in OPENSPIEL_GAMES:
+        print(f"OpenSpiel's `{name}` ({what}) against {ruleset.relative_to(HERE.parent)} (its rules as a "
+              f"ruleset: {test} plays them move for move), random playouts, "
+              f"deal included, moves per CPU-second (no chance outcomes{', no kEnd' if uncounted else ''}):")
+        measured = openspiel_random(name, uncounted, games)
+        cpp, cpp_length, driven, driven_length = measured if measured else (None, 0.0, None, 0.0)
+        py, ends = python_random(ruleset, games)
+        nat, first, nat_length = native_random(ruleset, games * 10, ends)
+        py_length = sum(moves for moves, _ in ends) / games
+        rows = [(f"OpenSpiel {name}, C++ loop ({games * 10} games)", cpp, cpp_length),
+                (f"OpenSpiel {name}, Python loop ({games})", driven, driven_length),
+                (f"cardrules Python backend ({games})", py, py_length),
+                (f"cardrules native backend ({games * 10})", nat, nat_length)]
+        for row, rate, length in rows:
+            ratio = f"{rate / cpp:6.2f}x OpenSpiel C++" if rate and cpp else ""
+            print(f"  {row:<44} {rate:>12,.0f}  {length:5.1f} moves a game  {ratio}" if rate
+                  else f"  {row:<44} {'-':>12}")
+        print(f"  goal: native >= 1.0x OpenSpiel C++: {nat / cpp:.2f}x" if nat and cpp else "  (no OpenSpiel to compare)")
+        print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
+
+    print(f"Bundled Klondike (rulesets/klondike.yaml: a stock, draw 1, a 2,000-move limit; a different game from "
+          f"OpenSpiel's, not compared with it), random playouts, moves per CPU-second:")
     ref = reference(games)
-    py = python_backend(games)
-    nat, first = native_backend(games)
-    rows = [("OpenSpiel solitaire, C++ loop", cpp), ("OpenSpiel solitaire, Python loop", driven),
-            ("hand-written Python reference", ref), ("cardrules Python backend", py), ("cardrules native backend", nat)]
-    for name, rate in rows:
-        ratio = f"{rate / cpp:6.2f}x OpenSpiel C++" if rate and cpp else ""
-        print(f"  {name:<34} {rate:>12,.0f}  {ratio}" if rate else f"  {name:<34} {'-':>12}")
-    print(f"  goal: native >= 1.0x OpenSpiel C++: {nat / cpp:.2f}x" if nat and cpp else "  (no OpenSpiel to compare)")
+    py, ends = python_random("klondike", games)
+    nat, first, _ = native_random("klondike", games * 10, ends)
+    for name, rate in [(f"hand-written Python reference ({games} games)", ref),
+                       (f"cardrules Python backend ({games})", py), (f"cardrules native backend ({games * 10})", nat)]:
+        print(f"  {name:<44} {rate:>12,.0f}" if rate else f"  {name:<44} {'-':>12}")
     print(f"  goal: Python backend <= 1.5x the reference's time per move: {ref / py:.2f}x")
-    print(f"  native backend, first use in this process: {first:.2f} s CPU (compiling, or loading the cache)")
+    if nat:
+        print(f"  native backend: {nat / py:.1f}x the Python backend; first use in this process: {first:.2f} s CPU")
 
 
 def greedy(games: int) -> None:
@@ -290,7 +347,8 @@ PARTS = ("playouts", "greedy", "simulate", "solver", "startup")
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="random games per engine (default 200)")
+    parser.add_argument("--games", type=int, default=200, help="random games in Python loops (default 200; "
+                        "OpenSpiel's C++ loop and the native backend: ten times as many)")
     parser.add_argument("--greedy-games", type=int, default=40, help="greedy games for the Python engine "
                         "(default 40; native: ten times as many)")
     parser.add_argument("--quick", action="store_true", help="fewer games, no greedy, simulate or solver runs")

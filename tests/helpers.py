@@ -95,3 +95,15 @@ def play_both_backends(rules: Any, seeds: Iterable[int], players: Iterable[int |
             native.compare(backend, game, random.Random(seed).choice)
             games.append(game)
     return games
+
+
+# OpenSpiel's card games (spades, hearts) order the suits clubs, diamonds, hearts, spades and the
+# ranks 2 to Ace, and name a card by its suit and rank (spades: `D7`; hearts: `7D`).
+OPENSPIEL_SUITS = "CDHS"
+OPENSPIEL_RANKS = "23456789TJQKA"
+
+
+def openspiel_suit_rank(game: Any, card: int) -> tuple[int, int]:
+    """A standard-52 card's suit (0-3) and rank (0-12) in OpenSpiel's spades and hearts."""
+    attributes = game.rules.deck.cards[card]
+    return OPENSPIEL_SUITS.index(attributes["suit"][0].upper()), (attributes["rank"] - 2) % 13
