@@ -280,6 +280,8 @@ class ApplyGenerator:
         start = (len(self.exprs), len(self.consts), len(self.spans), self._temp)
         try:
             self.effects(template.effects, lines, "    ", bound, template.take == "any")
+            if template.take == "any":  # who sees the cards it names, before the triggers (Game.record)
+                lines.append("    S.note_named_seers()")
             for trigger in rules.triggers:
                 if trigger.after is None or template.name in trigger.after:
                     self.trigger(trigger, lines, frozenset({"b_player", "b_move"}))

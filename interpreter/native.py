@@ -983,9 +983,9 @@ from cardrules.native_runtime import move_cards as move_cards_unseen
 
 @njit(cache=True)
 def private_seers(C, N, U, card, pile):
-    """The seats that see `card` on `pile` while not every seat does (engine.State.private_seers)."""
+    """The seats that see `card` on `pile`, -1 (every seat's bit) if all do (engine.State.private_seers)."""
     if sees(C, N, U, card, pile, -1):
-        return 0
+        return -1
     mask = U[KN + card]
     owner = PILE_OWNER[pile]
     if owner >= 0 and (mask >> owner) & 1 == 0 and sees(C, N, U, card, pile, owner):
@@ -995,7 +995,7 @@ def private_seers(C, N, U, card, pile):
 
 @njit(cache=True)
 def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
-    """Move cards as native_runtime.move_cards does; who saw a card privately keeps knowing it."""
+    """Move cards as native_runtime.move_cards does; who saw a card keeps knowing it out of sight."""
     if n <= 0:
         return
     n = min(n, N[src])
