@@ -97,7 +97,8 @@ class Move:
         template = rules.moves[self.template]
         seat = "" if self.seat < 0 else f" {template.choices[self.seat]}" if template.choices else f" seat{self.seat + 1}"
         if template.named_text:  # in a simultaneous game the name carries the seat that moves
-            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + seat
+            picked = _pick_text(rules.deck.codes, self.pick, template.picks) if template.take == "any" else ""
+            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + picked + seat
         names = rules.pile_names
         if long:
             names = rules.pile_long_names
