@@ -107,6 +107,8 @@ def test_a_take_any_move_from_one_pile_to_one_pile_names_its_card(tmp_path: Path
     for move in plays + pairs:
         assert game.parse_move(str(move)) is move and game.parse_move(str(move).lower()) is move
         assert game.explain(str(move)).legal
+        assert game.action_move(game.action(move)) is move  # the agents' numbers name the same moves
+    assert len({game.action(m) for m in plays + pairs}) == 10
     chosen = plays[2]
     game.apply(game.parse_move(f"PLAY:{codes[chosen.pick]}"))
     assert game.history == [chosen] and game.record(0) == [f"play:{codes[chosen.pick]}"]
