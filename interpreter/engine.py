@@ -358,6 +358,19 @@ class State:
             for card in forgotten:
                 self.set_known(card, 0)
 
+    def turn(self, card: int, up: bool) -> None:
+        """Turn a card face up or down where it lies (`turn_up`, `turn_down`); as a card moved out
+        of sight (`move_cards`), a card turned out of the sight of seats that saw it stays known to them."""
+        known = self.known
+        if known is None:
+            self.set_face(card, up)
+            return
+        pile = next(p for p, cards in enumerate(self.piles) if card in cards)
+        mask = self.private_seers(card, pile)
+        self.set_face(card, up)
+        if mask:
+            self.set_known(card, 0 if self.sees(self, card, pile, None) else mask)
+
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
         self.up[card] = up

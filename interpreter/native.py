@@ -1010,6 +1010,20 @@ def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
 
 
 @njit(cache=True)
+def turn_card(C, N, U, card, face):
+    """Turn a card where it lies; who saw it keeps knowing it out of sight (engine.State.turn)."""
+    pile = 0
+    for p in range(len(N)):
+        for i in range(N[p]):
+            if C[p, i] == card:
+                pile = p
+    mask = private_seers(C, N, U, card, pile)
+    U[card] = face
+    if mask != 0:
+        U[KN + card] = 0 if sees(C, N, U, card, pile, -1) else mask
+
+
+@njit(cache=True)
 def forget(C, N, U, pile, n):
     """Nobody knows any more where the top n cards of `pile` lie (they are shuffled or buried)."""
     for i in range(max(N[pile] - n, 0), N[pile]):
@@ -1674,6 +1688,8 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         if kind in ("turn_up", "turn_down"):
             card = self.as_type(self.expr(self.parse(path + (kind,)), env), "card").code
             c = self.fresh("c")
+            if self.rules.tracks_knowledge:  # who saw it is kept (engine.State.turn)
+                return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: turn_card(C, N, U, {c}, {int(kind == 'turn_up')})"]
             return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {int(kind == 'turn_up')}"]
         if kind in ("set", "add"):
             lines, stores = [], []

@@ -6,7 +6,8 @@ move) takes it out of their sight.
 
 tests/fixtures/hidden/tricks.yaml: a trick is played face up and gathered face down by a trigger
 right after the card that completes it. tests/fixtures/hidden/pass-singly.yaml: three cards passed
-one at a time face down, handed on together by a trigger after the third.
+one at a time face down, handed on together by a trigger after the third. Their options turn
+cards face down where they lie (`turn_down`), which every seat saw and goes on knowing.
 """
 
 from __future__ import annotations
@@ -97,6 +98,35 @@ def test_a_bots_copy_keeps_the_cards_of_tricks_its_seat_saw() -> None:
     assert moved > 0  # the hands it cannot see were dealt anew
 
 
+def test_a_trick_turned_face_down_where_it_lies_then_gathered_stays_known_to_every_seat(written_out: bool) -> None:
+    rules = load_ruleset(TRICKS, options={"turned": True})
+    game = rules.new_game(seed=3)
+    rng = random.Random(3)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_moves()))
+        won = _won(game)
+        assert all(game.state.known[card] == EVERY_SEAT for card in won)
+        assert all(game.visible(card, pile, seat) for seat in range(3) for pile in range(rules.pile_count)
+                   for card in game.state.piles[pile] if card in won)
+    assert len(_won(game)) == 12
+
+
+def test_a_card_turned_face_down_where_it_lies_stays_known_to_every_seat(written_out: bool) -> None:
+    rules = load_ruleset(PASS_SINGLY, options={"covered": True})
+    assert rules.moves[1].apply is not None  # `lay` and its trigger: a generated function
+    game = rules.new_game(seed=4)
+    rng = random.Random(4)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_moves()))
+    table = pile_ids(game, "table")
+    assert len(table) == 15 and [bool(game.state.up[c]) for c in table] == [False] * 14 + [True]
+    codes = [rules.deck.codes[c] for c in table]
+    assert all(game.view(seat)["zones"]["table"] == codes for seat in range(3))
+    assert game.view(None)["zones"]["table"] == [None] * 14 + codes[-1:]  # a spectator: what lies in sight
+    for k in range(3):  # a bot's copy keeps them where they lie
+        assert pile_ids(game.determinize(k, random.Random(k)), "table") == table
+
+
 def test_each_pass_is_alike_to_the_receiver_whichever_card_came_last(written_out: bool) -> None:
     rules = load_ruleset(PASS_SINGLY)
     for seed in range(6):
@@ -141,10 +171,12 @@ def test_a_card_the_trigger_hands_on_is_seen_in_the_receivers_hand() -> None:
     assert game.record(1)[6] == "h@1:?>p@1" and game.record(0)[6] == f"h@1:{codes[-1]}>p@1"
 
 
-@pytest.mark.parametrize(("path", "players"), [(TRICKS, 3), (TRICKS, 4), (PASS_SINGLY, 2), (PASS_SINGLY, 3)])
-def test_the_native_backend_keeps_who_knows_which_card_as_the_python_one(path: Any, players: int) -> None:
+@pytest.mark.parametrize(("path", "players", "option"), [
+    (TRICKS, 3, {}), (TRICKS, 4, {"turned": True}), (PASS_SINGLY, 2, {"covered": True}), (PASS_SINGLY, 3, {})])
+def test_the_native_backend_keeps_who_knows_which_card_as_the_python_one(path: Any, players: int,
+                                                                       option: dict[str, bool]) -> None:
     # At every step: legal moves, piles, faces, who knows each card, and what every seat sees.
-    rules = load_ruleset(path)
+    rules = load_ruleset(path, options=option)
     backend = native_backend(rules)
     for seed in range(3):
         game = rules.new_game(seed=seed, players=players)
