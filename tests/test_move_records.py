@@ -184,3 +184,20 @@ def test_the_native_backend_keeps_who_knows_which_card_as_the_python_one(path: A
         assert game.is_over
     if path == TRICKS:  # the last trick: gathered face down, known to every seat in both
         assert any(mask == EVERY_SEAT for mask in game.state.known)
+
+
+def test_an_agents_information_state_tells_the_trigger_by_the_view_after_the_move() -> None:
+    rules = load_ruleset(PASS_SINGLY)
+    game = rules.new_game(seed=2)
+    passed = []
+    for _ in range(7):  # seat 1's third pass is the 7th move: the trigger hands its cards to seat 2
+        move = game.legal_moves()[0]
+        if game.current_player == 0:
+            passed.append(rules.deck.codes[move.pick])
+        game.apply(move)
+    lines = game.information_state_string(1).splitlines()
+    assert len(lines) == 8  # the deal, then a line per move
+    passes = [lines[k] for k in (1, 4, 7)]
+    assert all(line.startswith("h@1:?>p@1 ") for line in passes)
+    assert not any(code in line for code in passed for line in lines[:7])  # unseen before the trigger
+    assert all(code in lines[7].split(" ", 1)[1] for code in passed)  # in its hand, in the view after
