@@ -1687,10 +1687,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         kind = spec if isinstance(spec, str) else next(iter(spec)) if "if" not in spec else "if"
         if kind in ("turn_up", "turn_down"):
             card = self.as_type(self.expr(self.parse(path + (kind,)), env), "card").code
-            c = self.fresh("c")
+            c, face = self.fresh("c"), int(kind == "turn_up")
             if self.rules.tracks_knowledge:  # who saw it is kept (engine.State.turn)
-                return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: turn_card(C, N, U, {c}, {int(kind == 'turn_up')})"]
-            return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {int(kind == 'turn_up')}"]
+                return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: turn_card(C, N, U, {c}, {face})"]
+            return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {face}"]
         if kind in ("set", "add"):
             lines, stores = [], []
             for var in spec[kind]:
