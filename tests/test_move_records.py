@@ -1,4 +1,5 @@
-"""A move's record shows what the seats saw when it was made (docs/language.md, "Move text").
+"""A move's record shows what the seats saw when it was made (docs/language.md, "Move texts",
+"Cards known to one seat").
 
 Which seats a move's text names a card to is decided right after the move's own effects, before
 the triggers that follow it; a card every seat saw stays known to every seat when a trigger (or a
