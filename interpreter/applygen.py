@@ -189,7 +189,11 @@ class ApplyGenerator:
             lines.append(f"{indent}S.move_cards({source}, {target}, {count}, {info.flip}, {info.face!r}, {info.bottom})")
         elif isinstance(info, TurnEffect):
             card = self._value(info.card, lines, indent, bound)
-            lines += [f"{indent}if {card} is not None:",
+            lines += [f"{indent}if {card} is None:",
+                      f"{indent}    pass",
+                      f"{indent}elif S.known is not None:",  # who saw it is kept (State.turn)
+                      f"{indent}    S.turn({card}, {info.face})",
+                      f"{indent}else:",
                       f"{indent}    S.journal.append(('up', {card}, U[{card}])); U[{card}] = {int(info.face)}"]
         elif isinstance(info, AssignEffect):
             values: list[tuple[str, int, str, str]] = []
@@ -280,6 +284,8 @@ class ApplyGenerator:
         start = (len(self.exprs), len(self.consts), len(self.spans), self._temp)
         try:
             self.effects(template.effects, lines, "    ", bound, template.take == "any")
+            if template.take == "any":  # who sees the cards it names, before the triggers (Game.record)
+                lines.append("    S.note_named_seers()")
             for trigger in rules.triggers:
                 if trigger.after is None or template.name in trigger.after:
                     self.trigger(trigger, lines, frozenset({"b_player", "b_move"}))

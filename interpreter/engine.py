@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 # check (applygen.py) where they have them; tests switch it off to compare with the closures.
 WRITTEN_OUT = True
 
+# `State.known` of a card every seat knows: it lay where every seat saw it before it went out of sight
+# (a trick gathered face down). Every seat's bit is set in it (`mask >> seat & 1` is 1 for any seat).
+EVERY_SEAT = -1
+
 # The positions a cycle keeps once one of them offered another move (`Game._track_cycle`).
 _NOTHING_KEPT: frozenset[Any] = frozenset()
 
@@ -94,7 +98,8 @@ class Move:
         template = rules.moves[self.template]
         seat = "" if self.seat < 0 else f" {template.choices[self.seat]}" if template.choices else f" seat{self.seat + 1}"
         if template.named_text:  # in a simultaneous game the name carries the seat that moves
-            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + seat
+            picked = _pick_text(rules.deck.codes, self.pick, template.picks) if template.take == "any" else ""
+            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + picked + seat
         names = rules.pile_names
         if long:
             names = rules.pile_long_names
@@ -171,7 +176,7 @@ class State:
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
                  "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction", "chance",
-                 "shuffles", "known", "sees", "owners", "asking")
+                 "shuffles", "known", "sees", "owners", "asking", "named", "named_seers")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -189,9 +194,14 @@ class State:
         self.chance = 0      # the seed of the shuffles made after the deal (`shuffle`)
         self.shuffles = 0    # how many of them have been made: the next one's place in that seed's stream
         # By card, the seats (a bit each) that know it where they could not see it: shown to them
-        # (`show`), or seen by them before it moved out of their sight (a card passed face down).
+        # (`show`), or seen by them before it moved out of their sight (a card passed face down;
+        # a card every seat saw, as a trick gathered face down: `EVERY_SEAT`).
         # None where nothing can be known so (no `owner` zone, no `show`).
         self.known: list[int] | None = [0] * len(rules.deck) if rules.tracks_knowledge else None
+        # The cards the move under way names (`take: any`), and who could see each of them right after
+        # the move's own effects, before the triggers that follow it (`note_named_seers`; `Game.record`).
+        self.named: tuple[int, ...] = ()
+        self.named_seers: list[frozenset[int | None]] | None = None
         self.sees = rules.sees
         self.owners = rules.pile_owner
         self.over = False
@@ -218,6 +228,7 @@ class State:
         other.chance, other.shuffles = self.chance, self.shuffles
         other.known = list(self.known) if self.known is not None else None
         other.sees, other.owners = self.sees, self.owners
+        other.named, other.named_seers = (), None
         other.over = self.over
         other.outcome = self.outcome
         other.reason = self.reason
@@ -262,11 +273,12 @@ class State:
                     self.set_known(card, 0 if self.sees(self, card, dst, None) else mask)
 
     def private_seers(self, card: int, pile: int) -> int:
-        """The seats (a bit each) that see `card` on `pile` while not every seat does; 0 if all do.
-        Besides the seats that know it, only a pile's owner can (`owner` visibility: ruleset.py)."""
+        """The seats (a bit each) that see `card` on `pile`, who go on knowing it wherever it goes:
+        `EVERY_SEAT` if every seat does. Besides the seats that know it, only a pile's owner can
+        (`owner` visibility: ruleset.py)."""
         sees = self.sees
         if sees(self, card, pile, None):
-            return 0
+            return EVERY_SEAT
         mask = self.known[card]  # type: ignore[index]
         owner = self.owners[pile]
         if owner >= 0 and not mask >> owner & 1 and sees(self, card, pile, owner):
@@ -279,6 +291,24 @@ class State:
         if known[card] != mask:
             self.journal.append(("known", card, known[card]))
             known[card] = mask
+
+    def note_named_seers(self) -> None:
+        """Right after a move's own effects, before the triggers that follow it: note who sees each
+        card the move names (`named`) where it lies then. A move's record names a card to the seats
+        that saw it before the move or right after it; what a trigger then does with the card is
+        not the move's (engine.Game.record)."""
+        if not self.named:
+            return
+        seers: list[frozenset[int | None]] = []
+        for card in self.named:
+            for pile, cards in enumerate(self.piles):
+                if card in cards:
+                    seers.append(frozenset(seat for seat in (None, *range(self.players))
+                                           if self.sees(self, card, pile, seat)))
+                    break
+            else:  # pragma: no cover - a card is always on some pile
+                seers.append(frozenset())
+        self.named_seers = seers
 
     def lift(self, pile: int, depth: int) -> None:
         """Bring the card `depth` from the top of a pile to its top (the others keep their order)."""
@@ -328,6 +358,19 @@ class State:
         if self.known is not None:
             for card in forgotten:
                 self.set_known(card, 0)
+
+    def turn(self, card: int, up: bool) -> None:
+        """Turn a card face up or down where it lies (`turn_up`, `turn_down`); as a card moved out
+        of sight (`move_cards`), a card turned out of the sight of seats that saw it stays known to them."""
+        known = self.known
+        if known is None:
+            self.set_face(card, up)
+            return
+        pile = next(p for p, cards in enumerate(self.piles) if card in cards)
+        mask = self.private_seers(card, pile)
+        self.set_face(card, up)
+        if mask:
+            self.set_known(card, 0 if self.sees(self, card, pile, None) else mask)
 
     def set_face(self, card: int, up: bool) -> None:
         self.journal.append(("up", card, self.up[card]))
@@ -755,6 +798,7 @@ class Game:
                 S.set_turn_order(-1, S.direction)
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
         knew = self._named_seers(pick, move.src)  # who could see the cards named, before
+        S.named, S.named_seers = (pick if isinstance(pick, tuple) else (pick,)) if knew is not None else (), None
         run = template.apply if WRITTEN_OUT and not move.selection else None
         if run is None:
             env = self._move_env(move, pick)
@@ -775,6 +819,7 @@ class Game:
                 else:
                     for effect in template.effects:
                         effect(S, env)
+                    S.note_named_seers()  # (the generated function notes them at the same point)
                     for trigger in rules.triggers:
                         if trigger.after is None or template.name in trigger.after:
                             trigger.run(S, env)
@@ -782,7 +827,7 @@ class Game:
             except StepLimitError as exc:  # an effect's loop (a `for`, a deal, a shuffle) went past the limit
                 raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
             if knew is not None:
-                self._note_knowers(move, knew)
+                self._note_knowers(move, knew, S.named_seers)
             if not S.over and asked is not None:  # a seat asked out of turn has answered (or acted unasked)
                 self._answered(template, asked, mover)
             elif not S.over and not acted and not rules.simultaneous:
@@ -818,6 +863,7 @@ class Game:
     def _take_back_failed(self, mark: int, counted: bool = False) -> None:
         """A move applies whole or not at all: a failing rule leaves the game as it was."""
         self.state.undo_to(mark)
+        self.state.named, self.state.named_seers = (), None
         self.state.marks.pop()
         self.history.pop()
         self._knowers.pop(len(self.history), None)
@@ -865,17 +911,18 @@ class Game:
             return None
         return [self.seers(card, pile) for card in (pick if isinstance(pick, tuple) else (pick,))]
 
-    def _note_knowers(self, move: Move, knew: list[frozenset[int | None]]) -> None:
+    def _note_knowers(self, move: Move, knew: list[frozenset[int | None]],
+                      after: list[frozenset[int | None]] | None) -> None:
         """After a move that names cards: keep who may know them (`record`) unless every seat may:
-        those who, for every card named, saw it before or see it where it lies now."""
-        picked = move.pick if isinstance(move.pick, tuple) else (move.pick,)
+        those who, for every card named, saw it before the move or right after its own effects
+        (`after`, noted by `State.note_named_seers` before the triggers that follow the move)."""
+        S = self.state
+        S.named, S.named_seers = (), None
+        assert after is not None, "every way of applying a move notes them after its effects"
         knowers: frozenset[int | None] | None = None
-        for card, before in zip(picked, knew):
-            for pile, cards in enumerate(self.state.piles):
-                if card in cards:
-                    before |= self.seers(card, pile)  # who can see it where it lies now
-                    break
-            knowers = before if knowers is None else knowers & before
+        for before, seen in zip(knew, after):
+            both = before | seen
+            knowers = both if knowers is None else knowers & both
         if knowers is not None and None not in knowers:  # a spectator sees only what every seat sees
             self._knowers[len(self.history) - 1] = knowers
 

@@ -204,11 +204,18 @@ def _read_text(rules: Ruleset, wanted: str) -> tuple[list[_Shape], str]:
     if " " in wanted:
         first, last = wanted.rsplit(" ", 1)
         splits.insert(0, (first, last))
+    picking = {t.name.lower() for t in rules.moves if t.named_text and t.take == "any"}
     for head, word in splits:
         bare, at, seat = head.partition("@")
         if head in names or (at and bare in names and seat.isdigit()):  # `draw`, `draw@2`
             shapes.append(_Shape(name=bare if at else head, actor=int(seat) - 1 if at else None, word=word,
                                  named=True))
+            continue
+        named, colon, codes = head.partition(":")
+        bare, at, seat = named.partition("@")
+        if colon and bare in picking and (not at or seat.isdigit()):  # `play:7h`, `play@2:7h`: the cards
+            shapes.append(_Shape(name=bare, actor=int(seat) - 1 if at else None, word=word, named=True,
+                                 picks=tuple(codes.split(","))))
             continue
         name, rest = None, head
         prefix, colon, after = head.partition(":")
@@ -635,7 +642,9 @@ class _MoveCheck:
         if shape.name is not None and shape.name != t.name.lower():
             return "another move's name"
         if t.named_text or shape.named:
-            return None if t.named_text and shape.named else "named"
+            if not (t.named_text and shape.named):
+                return "named"
+            return "a card" if (shape.picks is not None) != (t.take == "any") else None
         if shape.name is None and not (shape.src >= 0 or shape.dst >= 0):
             return "no piles"
         if shape.one_pile:
@@ -1119,6 +1128,12 @@ def _explain(game: Game, wanted: str, shown: str, seat: int, legal_moves: list[M
         if named is not None:
             example = next((m.text() for m in legal_moves if m.template == named.index), None)
             why_not.insert(0, f"{named.name} is written with its piles"
+                              + (f", as in {example}" if example else ""))
+        picking = next((t for shape in shapes if shape.named and shape.picks is None for t in rules.moves
+                        if t.name.lower() == shape.name and t.named_text and t.take == "any"), None)
+        if picking is not None:  # `play` for `play:7H`
+            example = next((m.text() for m in legal_moves if m.template == picking.index), None)
+            why_not.insert(0, f"{picking.name} names the card{'s' if picking.picks > 1 else ''} it takes"
                               + (f", as in {example}" if example else ""))
         problem = why_not[0] if why_not else problem or f"no move is written '{wanted}'"
         hidden = x.hidden

@@ -984,9 +984,9 @@ from cardrules.native_runtime import move_cards as move_cards_unseen
 
 @njit(cache=True)
 def private_seers(C, N, U, card, pile):
-    """The seats that see `card` on `pile` while not every seat does (engine.State.private_seers)."""
+    """The seats that see `card` on `pile`, -1 (every seat's bit) if all do (engine.State.private_seers)."""
     if sees(C, N, U, card, pile, -1):
-        return 0
+        return -1
     mask = U[KN + card]
     owner = PILE_OWNER[pile]
     if owner >= 0 and (mask >> owner) & 1 == 0 and sees(C, N, U, card, pile, owner):
@@ -996,7 +996,7 @@ def private_seers(C, N, U, card, pile):
 
 @njit(cache=True)
 def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
-    """Move cards as native_runtime.move_cards does; who saw a card privately keeps knowing it."""
+    """Move cards as native_runtime.move_cards does; who saw a card keeps knowing it out of sight."""
     if n <= 0:
         return
     n = min(n, N[src])
@@ -1008,6 +1008,20 @@ def move_cards(C, N, U, src, dst, n, flip, face, bottom, TMP):
     for i in range(n):
         if masks[i] != 0:
             U[KN + moved[i]] = 0 if sees(C, N, U, moved[i], dst, -1) else masks[i]
+
+
+@njit(cache=True)
+def turn_card(C, N, U, card, face):
+    """Turn a card where it lies; who saw it keeps knowing it out of sight (engine.State.turn)."""
+    pile = 0
+    for p in range(len(N)):
+        for i in range(N[p]):
+            if C[p, i] == card:
+                pile = p
+    mask = private_seers(C, N, U, card, pile)
+    U[card] = face
+    if mask != 0:
+        U[KN + card] = 0 if sees(C, N, U, card, pile, -1) else mask
 
 
 @njit(cache=True)
@@ -1674,8 +1688,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
         kind = spec if isinstance(spec, str) else next(iter(spec)) if "if" not in spec else "if"
         if kind in ("turn_up", "turn_down"):
             card = self.as_type(self.expr(self.parse(path + (kind,)), env), "card").code
-            c = self.fresh("c")
-            return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {int(kind == 'turn_up')}"]
+            c, face = self.fresh("c"), int(kind == "turn_up")
+            if self.rules.tracks_knowledge:  # who saw it is kept (engine.State.turn)
+                return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: turn_card(C, N, U, {c}, {face})"]
+            return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {face}"]
         if kind in ("set", "add"):
             lines, stores = [], []
             for var in spec[kind]:

@@ -293,7 +293,8 @@ def moved_card(game: Game, move: Move, piles: list[list[int]] | None = None) -> 
     take a whole pile or move no card. Ask before the move is applied, or give the piles as they
     were then (`list(game.state.piles)`: piles are replaced, never changed in place)."""
     template = game.rules.moves[move.template]
-    if move.src >= 0 and move.count and template.take != "all" and not template.named_text:
+    named_only = template.named_text and template.take != "any"  # `draw`: its text names no card
+    if move.src >= 0 and move.count and template.take != "all" and not named_only:
         pile = (game.state.piles if piles is None else piles)[move.src]
         if move.pick == BLIND:
             return None  # a card the seat takes blind: it does not know which

@@ -950,7 +950,7 @@ class _Builder:
             def turn(S: Any, env: dict[str, Any]) -> None:
                 c = card(S, env)
                 if c is not None:
-                    S.set_face(c, face)
+                    S.turn(c, face)
             if card in self.inline:
                 self.inline[turn] = TurnEffect(self.inline[card], face)
             return turn
