@@ -390,6 +390,8 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
             continue
         typer.echo(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
                    f"{len(rules.options)} options, checked under {combinations} option combinations)")
+        for warning in rules.warnings:  # what the ruleset writes that the engine does not use
+            typer.echo("warning: " + format_error(warning), err=True)
     if failed:
         raise typer.Exit(1)
 
