@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from cardrules import load_ruleset
 from cardrules.cli import app
-from cardrules.errors import RulesetError
+from cardrules.errors import RulesetError, RulesetRuntimeError
 from cardrules.native import native_backend
 from match_indexes import check, load, sources
 from typer.testing import CliRunner
@@ -35,6 +35,12 @@ extends: klondike
 ruleset: mixed-klondike
 functions:
   "fits_tableau(c, t)": "c.rank if empty(t) else (top(t).color != c.color)"
+"""
+UNGUARDED = """\
+extends: klondike
+ruleset: unguarded-klondike
+functions:
+  "fits_tableau(c, t)": "top(t).rank - 1 == c.rank and top(t).color != c.color"
 """
 MISSPELT = """\
 extends: klondike
@@ -176,3 +182,14 @@ def test_an_error_in_a_function_a_variant_overrides_points_at_the_variants_line(
     assert (Path(caught.value.pos.path), caught.value.pos.line, caught.value.pos.col) == (path, 4, column)
     result = validate(path)
     assert result.exit_code == 1 and f"{path}:4:{column}: unknown card attribute 'colour'" in result.output
+
+
+def test_a_run_time_error_in_a_function_a_variant_overrides_points_at_the_variants_line(tmp_path: Path) -> None:
+    path = written(tmp_path, UNGUARDED)
+    rules = load_ruleset(str(path))
+    game = queen_by_a_space(rules)  # a space: `top(t).rank - 1` has no card to read there
+    with pytest.raises(RulesetRuntimeError) as caught:
+        game.legal_moves()
+    column = UNGUARDED.split("\n")[3].index("top(t).rank - 1") + 1
+    assert (Path(caught.value.pos.path), caught.value.pos.line, caught.value.pos.col) == (path, 4, column)
+    assert "while evaluating 'top(t).rank - 1'" in caught.value.message
