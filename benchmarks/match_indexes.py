@@ -8,9 +8,11 @@ default) and with none (every destination tried). Both play the same games: seed
 300), at most M moves a game (default 200), each move drawn by `random.Random(seed)` among the legal
 moves sorted by their fields. At every position the two listings must hold the same moves (as
 multisets: with an index, a `take: run` move lists its lengths before its destinations, so the order
-may differ); the first difference stops the run with exit status 1. Prints, per ruleset, the moves
+may differ); a ruleset's first difference is printed in its place, and the run then ends with exit
+status 1. Prints, per ruleset, the moves
 with an index, the positions compared, and the CPU time (`time.process_time`) each way of listing
-and making the moves, loading and comparing not counted. tests/test_match_indexes.py runs the same check on a few games of each.
+and making the moves, loading and comparing not counted. tests/test_match_indexes.py runs the same
+check on a few games of each.
 """
 
 from __future__ import annotations

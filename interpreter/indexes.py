@@ -185,12 +185,12 @@ def _split_offset(node: Node) -> tuple[Node | None, int]:
     if _is_int(node):
         return None, node.value  # type: ignore[attr-defined]
     if isinstance(node, Binary) and node.op in ("+", "-"):
-        if _is_int(node.right):
+        if isinstance(node.right, Const) and _is_int(node.right):
             base, offset = _split_offset(node.left)
-            return base, offset + (node.right.value if node.op == "+" else -node.right.value)  # type: ignore[attr-defined]
-        if node.op == "+" and _is_int(node.left):
+            return base, offset + (node.right.value if node.op == "+" else -node.right.value)
+        if node.op == "+" and isinstance(node.left, Const) and _is_int(node.left):
             base, offset = _split_offset(node.right)
-            return base, offset + node.left.value  # type: ignore[attr-defined]
+            return base, offset + node.left.value
     return node, 0
 
 

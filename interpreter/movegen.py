@@ -59,7 +59,7 @@ WALK_RUNS = True
 KEEP_INDEXES = True
 
 # Whether a move's destinations are looked up in the index its `when` implies (`MoveGenerator._derived_index`),
-# read when a ruleset loads; tests and benchmarks/indexes.py switch it off to compare with every
+# read when a ruleset loads; tests and benchmarks/match_indexes.py switch it off to compare with every
 # destination tried.
 INDEXES = True
 
@@ -460,10 +460,11 @@ class MoveGenerator:
             for part in ("card", "dst"):
                 nodes[part] = self.host.parse(path + ("match", part))
                 code = self.host.compile_node(nodes[part], path + ("match", part), scope)[0].source
+                where = self.host.doc.pos(path + ("match", part))
                 if part == "card" and names_in(code) & {"b_dst", "pile_dst"}:
-                    raise RulesetError("match.card cannot use the destination", self.host.doc.pos(path + ("match", "card")))
+                    raise RulesetError("match.card cannot use the destination", where)
                 if part == "dst" and names_in(code) & {"b_src", "pile", "b_card", "b_cards", "b_n"}:
-                    raise RulesetError("match.dst can use only the destination", self.host.doc.pos(path + ("match", "dst")))
+                    raise RulesetError("match.dst can use only the destination", where)
             written_key = written_index(nodes["card"], nodes["dst"], functions, options, bound, others)
         if not INDEXES:
             return None
@@ -493,32 +494,36 @@ class MoveGenerator:
             except (CompileError, RecursionError):
                 return None
 
-        def cannot_fail(node: Node, filled: frozenset[str] = frozenset()) -> bool:
+        def cannot_fail(node: Node, filled: frozenset[str] = frozenset(), truth: bool = False) -> bool:
             """As the compiler says (`Compiled.total`), or `_CannotFail` knowing the deck and the
             piles `filled` holds a card; else part by part, through `and`, `or`, `not`, `==`, `!=`
-            and `if else` (past `empty(p)`, `p` holds a card)."""
+            and `if else` (past `empty(p)`, `p` holds a card). With `truth`, the value must be a
+            truth value (else the compiled code checks it when it runs)."""
             code = compiled(node)
-            if code is None:
+            if code is None or (truth and code.type != BOOL):
                 return False
             if code.total or safety.kind(code.source, filled=filled) is not None:
                 return True
-            if isinstance(node, Binary) and node.op in ("and", "or", "==", "!="):
+            if isinstance(node, Binary) and node.op in ("and", "or"):
+                return cannot_fail(node.left, filled, True) and cannot_fail(node.right, filled, True)
+            if isinstance(node, Binary) and node.op in ("==", "!="):
                 return cannot_fail(node.left, filled) and cannot_fail(node.right, filled)
             if isinstance(node, Unary) and node.op == "not":
-                return cannot_fail(node.operand, filled)
+                return cannot_fail(node.operand, filled, True)
             if isinstance(node, Ternary):
                 test = compiled(node.condition)
                 tested = _parse(test.source) if test is not None else None
                 emptied = _emptiness_test(tested) if tested is not None else None
-                return cannot_fail(node.condition, filled) and cannot_fail(node.then, filled) \
-                    and cannot_fail(node.otherwise, filled | {emptied} if emptied else filled)
+                return cannot_fail(node.condition, filled, True) and cannot_fail(node.then, filled, truth) \
+                    and cannot_fail(node.otherwise, filled | {emptied} if emptied else filled, truth)
             return False
 
         card, dst = compiled(key.card), compiled(key.dst)
         return card is not None and dst is not None and card.type == dst.type == INT \
             and not names_in(card.source) & {"b_dst", "pile_dst"} \
             and not names_in(dst.source) & {"b_src", "pile", "b_card", "b_cards", "b_n"} \
-            and cannot_fail(key.card) and cannot_fail(key.dst) and all(cannot_fail(guard) for guard in key.guards)
+            and cannot_fail(key.card) and cannot_fail(key.dst) \
+            and all(cannot_fail(guard, truth=True) for guard in key.guards)
 
     def _inline_single_uses(self, conditions: list[tuple[int, str]], hoister: _Hoister, emit_level: dict[str, int],
                             plan: _RunPlan, card_key: str) -> set[str]:
