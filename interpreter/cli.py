@@ -404,6 +404,8 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
         note = _borrowed_name_note(rules)
         if note:
             typer.echo(printable(note))
+        for warning in rules.warnings:  # what the ruleset writes that the engine does not use
+            typer.echo("warning: " + format_error(warning), err=True)
     if failed:
         raise typer.Exit(1)
 

@@ -139,6 +139,8 @@ _RUNTIME_CHECKS = {INT: "want_int", BOOL: "want_bool", PILE: "want_pile", CARD: 
                    CARDS: "want_list", PILES: "want_list", LIST: "want_list", STR: "want_str"}
 
 _LISTS = (LIST, CARDS, PILES)
+# Kinds of list the two branches of an `if else` may mix (the value is then a list of some kind).
+_BRANCH_LISTS = frozenset({LIST, CARDS, PILES, PAIRS, PAIRS_ANY})
 
 
 def _comparable(op: str, left: str, right: str) -> bool:
@@ -626,6 +628,10 @@ class Compiler:
             then = self.compile(node.then)
             otherwise = self.compile(node.otherwise)
             types = {then.type, otherwise.type}
+            if len(types) == 2 and not types & {ANY, NONE} and not types <= _BRANCH_LISTS:
+                # (a truth value one way and a number the other would fail only where it is used, at run time)
+                raise CompileError(f"'if else' gives {_TYPE_WORDS[then.type]} one way and "
+                                   f"{_TYPE_WORDS[otherwise.type]} the other: both must be of one kind", node.pos)
             type_ = then.type if len(types) == 1 else CARD if types == {CARD, NONE} else ANY
             return Compiled(f"({then.source} if {condition.source} else {otherwise.source})", type_,
                             total=condition.total and then.total and otherwise.total,

@@ -1161,11 +1161,6 @@ class _Describer:
                 said = _join([_value_text(v) for v in values], "or") if isinstance(values, list) \
                     else self.words(path + ("choose", choice), values, speaker)
                 self.out.item(f"It also names {_plain(choice)}: one of {said}.", 1)
-            if spec.get("match"):
-                match = spec["match"]
-                key = simplify(self.parsed(path + ("match", "card"), match["card"]), self.book)
-                wants = simplify(self.parsed(path + ("match", "dst"), match["dst"]), self.book)
-                self.out.item(f"Only where {speaker.say(Binary(0, '==', key, wants))}.", 1)
             if spec.get("when") is not None:
                 self.out.item(f"Legal when {self.condition(path + ('when',), spec['when'], speaker)}.", 1)
             if spec.get("select"):

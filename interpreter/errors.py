@@ -56,6 +56,11 @@ class ExpressionSyntaxError(RulesetError):
     """An expression string does not parse."""
 
 
+class RulesetWarning(CardrulesError):
+    """Not an error: something a ruleset writes that the engine does not use (a `match` its `when`
+    does not imply). Kept in `Ruleset.warnings`; `cardrules validate` prints it. Never raised."""
+
+
 class RulesetRuntimeError(CardrulesError):
     """An expression failed while a game ran (for example `top(p).rank` on an empty pile)."""
 

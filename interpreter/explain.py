@@ -965,36 +965,10 @@ class _MoveCheck:
                 continue
             path = ("moves", t.name, key)
             frame = self.frame(path, env, key)
-            try:
-                reason = self.condition(path, frame)
-            except CardrulesError:
-                if "match" in self.spec and self.match() is not None:  # the engine looks no further
-                    return self.match()
-                raise
+            reason = self.condition(path, frame)  # (a move's index only skips what `when` refuses)
             if reason is not None:
                 return reason
-        return self.match()
-
-    def match(self) -> Reason | None:
-        if "match" not in self.spec:
-            return None
-        env = self.env()
-        values = []
-        for key in ("card", "dst"):
-            path = ("moves", self.template.name, "match", key)
-            frame = self.frame(path, env, f"match.{key}")
-            node = self.x.front.parse(path)
-            values.append((self.x.value(node, frame), node, frame))
-        (card, _, _), (dst, dst_node, dst_frame) = values
-        if not (card.ok and dst.ok) or card.value == dst.value:
-            return None
-        if card.secret or dst.secret:
-            return self.reason("its match keys differ, on a card you cannot see")
-        return self.reason(
-            f"its match keys differ: match.card gives {self.x.show(card.value, card.type)}, "
-            f"match.dst gives {self.x.show(dst.value, dst.type)}",
-            [self.x.mark(dst_node, dst_frame, f"is {self.x.show(dst.value, dst.type)}, not "
-                                              f"{self.x.show(card.value, card.type)} (match.card)")])
+        return None
 
 
 # -- did you mean ---------------------------------------------------------------------------------

@@ -30,10 +30,11 @@ import tokenize
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .compiler import BOOL, INT, PILE, Compiled, Scope, Span, names_in
-from .errors import RulesetError, RulesetRuntimeError, unknown
+from .compiler import BOOL, INT, PILE, Compiled, CompileError, Compiler, Scope, Span, names_in
+from .errors import RulesetError, RulesetRuntimeError, RulesetWarning, unknown
+from .indexes import IndexKey, candidate_keys, same_index, written_key as written_index
 from .limits import MAX_STEPS
-from .parser import Binary, Node
+from .parser import Binary, Node, Ternary, Unary
 from .source import PathKey
 
 # The generated loops count their steps in a local and settle with the ruleset's meter at the end
@@ -56,6 +57,11 @@ WALK_RUNS = True
 # again while those piles are the same lists (`MoveGenerator._index_lines`), read when a ruleset
 # loads; tests switch it off to compare with an index built at every listing.
 KEEP_INDEXES = True
+
+# Whether a move's destinations are looked up in the index its `when` implies (`MoveGenerator._derived_index`),
+# read when a ruleset loads; tests and benchmarks/match_indexes.py switch it off to compare with every
+# destination tried.
+INDEXES = True
 
 # The pick of a `take: any` move that takes a card its seat cannot see: the topmost such card of the
 # pile, whichever it is (a seat chooses among hidden cards blind, so the move names none).
@@ -113,10 +119,14 @@ class MoveGenerator:
         """
         k = template.index
         run = template.take == "run"
-        match = spec.get("match")
+        written = spec.get("match")
         scope = dataclasses.replace(scope, listing=True)  # no `legal_moves()` while they are listed
-        if match is not None and not (template.sources and template.targets):
+        if written is not None and not (template.sources and template.targets):
             raise RulesetError("'match' needs a move with both 'from' and 'to'", self.host.doc.pos(path + ("match",)))
+        # The destination index comes from `when` itself (indexes.py), so it never leaves out a move
+        # `when` allows; a hand-written `match` is only checked against it.
+        template.index_key = self._derived_index(template, path, spec, scope)
+        match = template.index_key
         # Loop levels: 1 source, then (card, destination) in the order the loops nest.
         if match is not None:
             card_level, dst_level = (2 if run else 1), 3
@@ -190,12 +200,8 @@ class MoveGenerator:
                 totals.append(compiled.total)
         card_key = dst_key = ""
         if match is not None:
-            card_key = compile_here(self.host.parse(path + ("match", "card")), path + ("match", "card")).source
-            dst_key = compile_here(self.host.parse(path + ("match", "dst")), path + ("match", "dst"), hoisting=False).source
-            if names_in(card_key) & {"b_dst", "pile_dst"}:
-                raise RulesetError("match.card cannot use the destination", self.host.doc.pos(path + ("match", "card")))
-            if names_in(dst_key) & {"b_src", "pile", "b_card", "b_cards", "b_n"}:
-                raise RulesetError("match.dst can use only the destination", self.host.doc.pos(path + ("match", "dst")))
+            card_key = compile_here(match.card, path + ("when",)).source
+            dst_key = compile_here(match.dst, path + ("when",), hoisting=False).source
         count_source = None
         if template.take == "count":
             take = spec["take"]
@@ -433,6 +439,91 @@ class MoveGenerator:
         self.parts.append((template, index, index_at - 3, body))
         self.spans.extend(spans)
         return self.host.define(f"enum_{k}", source, spans=spans)
+
+    def _derived_index(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any],
+                       scope: Scope) -> IndexKey | None:
+        """The destination index this move's `when` implies (indexes.py): the first candidate whose
+        keys are numbers and cannot fail, found past conjuncts that cannot fail; None when there is
+        none (every destination is then tried). A hand-written `match` is compiled (its errors are
+        the ruleset's) and, unless it is one of the indexes the condition implies, ignored, with a
+        warning in `rules.warnings` (it would leave out moves the condition allows)."""
+        if not (template.sources and template.targets):
+            return None
+        scope = scope.with_bindings({}, {"b_src": "pile", "b_dst": "pile_dst"})
+        bound = frozenset(scope.bindings)
+        others = bound - {"src", "dst", "card", "cards", "n", "player", "move"}
+        functions, options = scope.functions, scope.options
+        written = spec.get("match")
+        written_key = None
+        if written is not None:
+            nodes = {}
+            for part in ("card", "dst"):
+                nodes[part] = self.host.parse(path + ("match", part))
+                code = self.host.compile_node(nodes[part], path + ("match", part), scope)[0].source
+                where = self.host.doc.pos(path + ("match", part))
+                if part == "card" and names_in(code) & {"b_dst", "pile_dst"}:
+                    raise RulesetError("match.card cannot use the destination", where)
+                if part == "dst" and names_in(code) & {"b_src", "pile", "b_card", "b_cards", "b_n"}:
+                    raise RulesetError("match.dst can use only the destination", where)
+            written_key = written_index(nodes["card"], nodes["dst"], functions, options, bound, others)
+        if not INDEXES:
+            return None
+        candidates = candidate_keys(self.host.parse(path + ("when",)), functions, options, bound, others) \
+            if "when" in spec else []
+        usable = [key for key in candidates if self._usable_index(key, scope)]
+        if written is None:
+            return usable[0] if usable else None
+        for key in usable:
+            if written_key is not None and same_index(key, written_key):
+                return key
+        used = f"the index it implies is {usable[0].text()}" if usable else "every destination is tried"
+        self.host.rules.warnings.append(RulesetWarning(
+            f"this 'match' is ignored: 'when' does not imply it, so it could leave out moves 'when' allows "
+            f"({used}); remove it", self.host.doc.pos(path + ("match",), key=True)))
+        return usable[0] if usable else None
+
+    def _usable_index(self, key: IndexKey, scope: Scope) -> bool:
+        """Can the listing use this index: both keys numbers whose code cannot fail, the card's not
+        reading the destination and the destination's nothing of the move, and every conjunct tested
+        before the key holds unable to fail (a destination left out is never tested)?"""
+        safety = _CannotFail(self._table_kinds(), {}, frozenset({"b_card"}), tops=True)
+
+        def compiled(node: Node) -> Compiled | None:
+            try:
+                return Compiler(scope).compile(node)
+            except (CompileError, RecursionError):
+                return None
+
+        def cannot_fail(node: Node, filled: frozenset[str] = frozenset(), truth: bool = False) -> bool:
+            """As the compiler says (`Compiled.total`), or `_CannotFail` knowing the deck and the
+            piles `filled` holds a card; else part by part, through `and`, `or`, `not`, `==`, `!=`
+            and `if else` (past `empty(p)`, `p` holds a card). With `truth`, the value must be a
+            truth value (else the compiled code checks it when it runs)."""
+            code = compiled(node)
+            if code is None or (truth and code.type != BOOL):
+                return False
+            if code.total or safety.kind(code.source, filled=filled) is not None:
+                return True
+            if isinstance(node, Binary) and node.op in ("and", "or"):
+                return cannot_fail(node.left, filled, True) and cannot_fail(node.right, filled, True)
+            if isinstance(node, Binary) and node.op in ("==", "!="):
+                return cannot_fail(node.left, filled) and cannot_fail(node.right, filled)
+            if isinstance(node, Unary) and node.op == "not":
+                return cannot_fail(node.operand, filled, True)
+            if isinstance(node, Ternary):
+                test = compiled(node.condition)
+                tested = _parse(test.source) if test is not None else None
+                emptied = _emptiness_test(tested) if tested is not None else None
+                return cannot_fail(node.condition, filled, True) and cannot_fail(node.then, filled, truth) \
+                    and cannot_fail(node.otherwise, filled | {emptied} if emptied else filled, truth)
+            return False
+
+        card, dst = compiled(key.card), compiled(key.dst)
+        return card is not None and dst is not None and card.type == dst.type == INT \
+            and not names_in(card.source) & {"b_dst", "pile_dst"} \
+            and not names_in(dst.source) & {"b_src", "pile", "b_card", "b_cards", "b_n"} \
+            and cannot_fail(key.card) and cannot_fail(key.dst) \
+            and all(cannot_fail(guard, truth=True) for guard in key.guards)
 
     def _inline_single_uses(self, conditions: list[tuple[int, str]], hoister: _Hoister, emit_level: dict[str, int],
                             plan: _RunPlan, card_key: str) -> set[str]:
@@ -922,6 +1013,28 @@ def _reads(source: str, hoisted: dict[str, str]) -> frozenset[str]:
 
 # Kinds of value, for `_CannotFail`: a number (never `none`), a string, a card of the deck, anything.
 _INT, _STR, _CARD, _ANY = "int", "str", "card", "any"
+_CARD_OR_NONE = "card or none"  # (with `_CannotFail.tops`) a pile's top or bottom card, none if it is empty
+
+
+def _top_or_none(node: ast.IfExp) -> str | None:
+    """The local holding the pile if this is the compiler's `top(p)` or `bottom(p)` of a pile in a
+    local, `(pile[-1] if pile else None)`; else None."""
+    body, end = node.body, getattr(node.body, "slice", None)
+    first_or_last = (isinstance(end, ast.Constant) and end.value == 0) or (
+        isinstance(end, ast.UnaryOp) and isinstance(end.op, ast.USub) and isinstance(end.operand, ast.Constant)
+        and end.operand.value == 1)
+    if isinstance(node.test, ast.Name) and isinstance(body, ast.Subscript) and first_or_last \
+            and isinstance(body.value, ast.Name) and body.value.id == node.test.id \
+            and isinstance(node.orelse, ast.Constant) and node.orelse.value is None:
+        return node.test.id
+    return None
+
+
+def _emptiness_test(node: ast.expr) -> str | None:
+    """The local holding the pile if `node` is the compiler's `empty(p)` of a pile in a local, `(not pile)`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name):
+        return node.operand.id
+    return None
 
 
 class _MayFail(Exception):
@@ -950,17 +1063,24 @@ class _CannotFail:
     or a hoisted local of unknown kind is `_ANY`: fine to compare with `==` or test, not to add.
     """
 
-    def __init__(self, tables: dict[str, str], hoisted: dict[str, str], cards: frozenset[str]) -> None:
+    def __init__(self, tables: dict[str, str], hoisted: dict[str, str], cards: frozenset[str],
+                 tops: bool = False) -> None:
         self.tables = tables
         self.hoisted = hoisted
         self.cards = cards
+        # `(pile[-1] if pile else None)`, a pile's top card or none, read from a local list: an
+        # attribute table gives none for none (with `tops`; `_derived_index` asks so).
+        self.tops = tops
+        self._filled: frozenset[str] = frozenset()  # the locals holding piles known not to be empty here
         self._hoisted_kinds: dict[str, str] = {}
 
-    def kind(self, source: str, cards: tuple[str, ...] = ()) -> str | None:
-        """The kind of value the code gives, None when it may fail; `cards` are more locals holding a card."""
+    def kind(self, source: str, cards: tuple[str, ...] = (), filled: frozenset[str] = frozenset()) -> str | None:
+        """The kind of value the code gives, None when it may fail; `cards` are more locals holding a card,
+        `filled` locals holding a pile known to hold a card (with `tops`)."""
         node = _parse(source)
         if node is None:
             return None
+        self._filled = filled
         try:
             return self._kind(node, self.cards | set(cards))
         except (_MayFail, RecursionError):
@@ -984,8 +1104,11 @@ class _CannotFail:
             table = node.value.id if isinstance(node.value, ast.Name) else ""
             if table == "V" and _variable_slot(node.slice):
                 return _ANY
-            if (table in self.tables or table == "U") and self._kind(node.slice, cards) == _CARD:
+            kind = self._kind(node.slice, cards)
+            if (table in self.tables or table == "U") and kind == _CARD:
                 return self.tables.get(table, _INT)
+            if table in self.tables and kind == _CARD_OR_NONE:
+                return _ANY
             raise _MayFail
         if isinstance(node, (ast.BoolOp, ast.Tuple)):
             for item in node.values if isinstance(node, ast.BoolOp) else node.elts:
@@ -1013,8 +1136,22 @@ class _CannotFail:
                     raise _MayFail
             return _ANY
         if isinstance(node, ast.IfExp):
+            if self.tops:
+                pile = _top_or_none(node)
+                if pile is not None:
+                    return _CARD if pile in self._filled else _CARD_OR_NONE
             self._kind(node.test, cards)
-            then, otherwise = self._kind(node.body, cards), self._kind(node.orelse, cards)
+            then = self._kind(node.body, cards)
+            filled = _emptiness_test(node.test) if self.tops else None
+            if filled is not None:  # `b if empty(p) else top(p).rank + 1`: p holds a card past the test
+                saved = self._filled
+                self._filled = saved | {filled}
+                try:
+                    otherwise = self._kind(node.orelse, cards)
+                finally:
+                    self._filled = saved
+            else:
+                otherwise = self._kind(node.orelse, cards)
             return then if then == otherwise else _ANY
         raise _MayFail
 

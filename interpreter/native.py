@@ -1348,7 +1348,8 @@ class _ModuleBuilder(_Emitter):
         self.helpers.append(f"S_{k} = np.array({[list(r) for r in template.seat_sources] if template.seat_sources else list(template.sources)!r}, dtype=np.int64)\n"
                             f"D_{k} = np.array({[list(r) for r in template.seat_targets] if template.seat_targets else list(template.targets)!r}, dtype=np.int64)")
         env = self.move_env(template, False)
-        run, match, any_card = template.take == "run", spec.get("match"), template.take == "any"
+        # the destination index its `when` implies, as the Python backend uses it (movegen.py)
+        run, match, any_card = template.take == "run", template.index_key, template.take == "any"
         if match is not None:
             card_level, dst_level = (2 if run else 1), 3
         else:
@@ -1419,8 +1420,8 @@ class _ModuleBuilder(_Emitter):
         indent = "        "
         emit(0)
         if match is not None:
-            dst_key = self.expr(self.parse(path + ("match", "dst")), {"dst": _Val("pile", "b_dst")})
-            card_key = self.expr(self.parse(path + ("match", "card")), env)
+            dst_key = self.expr(match.dst, env)
+            card_key = self.expr(match.card, env)
             lines.append(f"{indent}DK = np.empty(len({targets}), dtype=np.int64)")
             lines.append(f"{indent}for i in range(len({targets})):")
             lines.append(f"{indent}    b_dst = {targets}[i]")

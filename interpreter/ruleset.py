@@ -21,8 +21,8 @@ from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBAL
                        Function, InlinedFunctionError, Meter, Scope, Span, failing_part, id_checks, names_in,
                        type_of_value, variable_reads)
 from .decks import Deck, load_deck
-from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SaveError, SourcePos,
-                     shortened, shortened_path, unknown)
+from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, RulesetWarning, SaveError,
+                     SourcePos, shortened, shortened_path, unknown)
 from .limits import (INT_MAX, INT_MIN, MAX_CARDS, MAX_CHECK_NODES, MAX_CHOICES, MAX_PICK_SETS, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
                      MAX_TRIGGER_PASSES)
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
@@ -120,6 +120,8 @@ class MoveTemplate:
     asked_after: frozenset[int] = frozenset()  # the moves after which the seats are asked to make it
     declines: bool = False     # the `pass` of a seat asked out of turn (made by the engine, not written)
     scope: Any = None          # the names its own expressions see (`explain.py` compiles their parts again)
+    # The destination index its `when` implies (indexes.IndexKey), or None: every destination is tried.
+    index_key: Any = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,8 @@ class Ruleset:
         self.layout: list[list[str]] = []
         self.setup: list[Effect] = []
         self.moves: list[MoveTemplate] = []
+        # What the ruleset writes that the engine does not use, for `cardrules validate` to tell.
+        self.warnings: list[RulesetWarning] = []
         self.moves_by_name: dict[str, MoveTemplate] = {}
         self.move_names: tuple[str, ...] = ()  # by template index
         # The variable slots the legal moves depend on (None: any may matter), so that a listing

@@ -142,26 +142,6 @@ def test_a_game_that_is_over_says_so() -> None:
     assert not why.legal and why.problem.startswith("the game is over")
 
 
-def test_a_condition_that_would_fail_past_the_match_index_is_told_by_the_match(tmp_path: Path) -> None:
-    text = (ROOT / "tests" / "fixtures" / "mini.yaml").read_text()
-    text = text.replace('"fits(c, t)": "empty(t) or top(t).rank == c.rank + 1"',
-                        '"fits(c, t)": "top(t).rank - 1 == c.rank"')
-    text = text.replace("    when: \"fits(card, dst)\"",
-                        "    match: {card: \"card.rank\", dst: \"0 if empty(dst) else top(dst).rank - 1\"}\n"
-                        "    when: \"fits(card, dst)\"")
-    path = tmp_path / "m.yaml"
-    path.write_text(text)
-    game = load_ruleset(str(path)).new_game(seed=1)
-    for _ in range(30):
-        if game.state.piles[game.rules.zones["waste"].piles[0]]:
-            break
-        play(game, "draw")
-    game.state.piles[game.rules.zones["tableau"].piles[0]] = []  # an empty column: fits() fails there
-    game._legal = None
-    why = game.explain("w>t1")
-    assert "match keys differ" in why.reasons[0].why
-
-
 def test_a_rule_past_the_step_limit_while_explaining_is_a_ruleset_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardrules import RulesetRuntimeError, compiler
 

@@ -54,8 +54,6 @@ POSITIONS = [
     ("move when, destination loop", "dst", "GO", '    when: "EXPR"'),
     ("move when, source loop", "right[src.index]", "GO", '    when: "EXPR"'),
     ("move when, no loop", "right[0]", "KNOCK", '    when: "EXPR"'),
-    ("move match.dst", "dst", "GO", '    match:\n      card: "1"\n      dst: "1 if (EXPR) else 0"'),
-    ("move match.card", "right[src.index]", "GO", '    match:\n      card: "1 if (EXPR) else 0"\n      dst: "1"'),
     ("move take", "right[src.index]", "GO", '    take: "1 if (EXPR) else 1"'),
     ("trigger when", "right[0]", "TRIGGERS", 'triggers:\n  - when: "EXPR"\n    do:\n      - add: {n: 1}'),
     ("trigger for and when", "p", "TRIGGERS",

@@ -1,6 +1,7 @@
 """A destination index is kept between listings while its piles are unchanged (`movegen.KEEP_INDEXES`).
 
-A `match` index maps each destination's key to the destinations with that key. Where the key
+A destination index (derived from a move's `when`) maps each destination's key to the
+destinations with that key. Where the key
 reads only the destination's cards, the merged listing keeps the index with the piles it was
 built from and uses it again while those piles are equal lists. Nothing else may change: the
 same moves in the same order and the same steps counted. So rulesets with indexes play seeded
@@ -84,10 +85,11 @@ def test_an_index_whose_key_reads_a_variable_is_built_at_every_listing(tmp_path:
     variant = tmp_path / "keyed-by-passes.yaml"
     variant.write_text(
         "extends: klondike\nruleset: klondike-keyed-by-passes\nmoves:\n  waste_to_tableau:\n"
-        "    match: {card: card.rank, dst: \"(13 if empty(dst) else top(dst).rank - 1) + passes * 0\"}\n")
+        "    match: null\n"
+        "    when: \"card.rank == 13 if empty(dst) and passes >= 0 else fits_tableau(card, dst)\"\n")
     source = loaded(str(variant), True).generated_source
     listing_source = source[source.index("def enumerate_all"):]
     block = listing_source[listing_source.index("b_move = 'waste_to_tableau'"):]
     block = block[:block.index("b_move = ", 10)]
-    assert "V[" in block and "INDEXES" not in block  # its own index, built afresh
+    assert "INDEX.get(" in block and "V[" in block and "INDEXES" not in block  # its own index, built afresh
     assert "INDEXES.get(" in listing_source  # while the other moves' indexes are kept

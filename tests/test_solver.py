@@ -276,11 +276,12 @@ UNSOUND_SAFE = ("card.rank <= 2 or count(f for f in foundation if not empty(f) a
 
 def mini_klondike(folder: Path, safe: str | None = None) -> str:
     """The bundled Klondike, its `safe:` included (or `safe`), cut down to the Ace to Three of four
-    suits and two columns (three cards dealt, nine in the stock): most deals' positions can be
-    searched to the end with and without safe moves in well under a second."""
+    suits and two columns (three cards dealt, nine in the stock), where a space takes no card (as
+    Klondike's King, which this deck lacks): most deals' positions can be searched to the end with
+    and without safe moves in well under a second."""
     text = ("extends: klondike\nruleset: mini-klondike\ndeck:\n  name: standard-52\n  where: \"card.rank <= 3\"\n"
             "zones:\n  tableau: {count: 2}\nfunctions:\n"
-            "  \"fits_tableau(c, t)\": \"c.rank == 3 if empty(t) else (top(t).color != c.color and top(t).rank == c.rank + 1)\"\n"
+            "  \"fits_tableau(c, t)\": \"not empty(t) and top(t).color != c.color and top(t).rank == c.rank + 1\"\n"
             "end:\n  when:\n    - if: \"all(size(f) == 3 for f in foundation)\"\n      result: won\n")
     if safe is not None:
         text += f"moves:\n  to_foundation:\n    safe: \"{safe}\"\n"
