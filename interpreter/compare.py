@@ -85,23 +85,31 @@ def entries(rulesets: Sequence[str], variants: Sequence[str] = (), options: Sequ
 
 # -- intervals -----------------------------------------------------------------------------
 
-def _correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
-    """Pearson's correlation, 0 where either side does not vary."""
-    if len(xs) < 2 or len(set(xs)) < 2 or len(set(ys)) < 2:
+def _newcombe_correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """The correlation of paired shares as Newcombe's method 10 takes it: Pearson's, a positive
+    one shrunk by 1 / (2 n sd(x) sd(y)) and no lower than 0 (his correction, which for values of
+    0 and 1 takes n/2 from the cross products' difference of the 2x2 table); 0 where either side
+    does not vary."""
+    n = len(xs)
+    if n < 2 or len(set(xs)) < 2 or len(set(ys)) < 2:
         return 0.0
-    return statistics.correlation(xs, ys)
+    correlation = statistics.correlation(xs, ys)
+    if correlation < 0:
+        return correlation
+    spread = statistics.pstdev(xs) * statistics.pstdev(ys)
+    return max(0.0, correlation - 1 / (2 * n * spread))
 
 
 def paired_share_difference(base: Sequence[float], variant: Sequence[float],
                             z: float = Z95) -> tuple[float, float, float]:
     """The difference of two shares of the same games (variant - base, each game's value in
-    [0, 1]) and its interval: Newcombe's method 10, a hybrid of the two Wilson intervals
-    corrected by the correlation of the pairs."""
+    [0, 1]) and its interval: Newcombe's method 10 (Statistics in Medicine 17, 2635, 1998), the
+    two Wilson intervals combined with the correlation of the pairs."""
     n = len(base)
     p1, p2 = sum(variant) / n, sum(base) / n
     l1, u1 = wilson(sum(variant), n, z)
     l2, u2 = wilson(sum(base), n, z)
-    phi = _correlation(base, variant)
+    phi = _newcombe_correlation(base, variant)
     delta = p1 - p2
     low = delta - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
     high = delta + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
