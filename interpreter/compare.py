@@ -487,7 +487,8 @@ def render_comparison(comparison: Comparison) -> list[Any]:
 def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
     """One PNG per measure, the rulesets in one legend: wins.png, scores.png, length.png,
     branching.png, endings.png, and for several seats lead_changes.png; differences.png shows
-    every difference from the base with its interval."""
+    the difference of every share (wins, endings, real choices, comebacks) from the base's with
+    its interval."""
     check_plots()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -596,12 +597,13 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
         axes.legend(fontsize="small")
         save(figure, "lead_changes.png")
 
-    figure = Figure(figsize=(8, 0.9 + 0.32 * len(comparison.rows) * (count - 1)))
+    shares = [row for row in comparison.rows if row.kind == "share"]  # one unit: points
+    figure = Figure(figsize=(8, 1.2 + 0.3 * len(shares) * (count - 1)))
     axes = figure.add_subplot()
     ticks: list[str] = []
     y = 0
-    for row in reversed(comparison.rows):
-        scale = 100 if row.kind == "share" else 1
+    for row in reversed(shares):
+        scale = 100
         for i, difference in enumerate(row.differences):
             if difference is not None:
                 axes.errorbar([difference.difference * scale], [y],
@@ -610,11 +612,11 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
                               fmt="o", color=colors[i + 1], capsize=3,
                               label=labels[i + 1] if not any(labels[i + 1] == t.get_label()
                                                              for t in axes.get_lines()) else None)
-            ticks.append(plot_text(row.label) + (" (points)" if row.kind == "share" else ""))
+            ticks.append(plot_text(row.label))
             y += 1
     axes.axvline(0, color="grey", linewidth=1)
     axes.set_yticks(range(len(ticks)), ticks, fontsize="small")
-    axes.set_xlabel("difference from the base (points for shares)")
+    axes.set_xlabel("difference from the base (percentage points)")
     axes.set_title(fit_title(f"Differences from {labels[0]} (95% intervals): {what}", 8))
     handles, names = axes.get_legend_handles_labels()
     unique = {name: handle for handle, name in zip(handles, names)}
