@@ -318,7 +318,7 @@ def simulate(
 
 @app.command()
 def compare(
-    rulesets: List[str] = typer.Argument(..., metavar="BASE [VARIANT...]", help="Ruleset files or bundled names: "
+    rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names: "
                                          "the base first, then the variants compared with it."),
     games: int = typer.Option(..., "-n", "--games", help="How many games to play under each ruleset."),
     variant: List[str] = typer.Option([], "--variant", "-V", metavar="NAME=VALUE[,NAME=VALUE...]",

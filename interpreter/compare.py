@@ -369,8 +369,9 @@ def compare_games(rulesets: Sequence[str], games: int, variants: Sequence[str] =
         run = simulate_games(entry.ruleset, games, players, seats, entry.options, seed, jobs, progress=progress,
                              search_path=folders, engine=engine, note=note, default_seat=default_seat)
         if runs and run.plan.players != runs[0].plan.players:
-            raise SimulateError(f"{run.plan.name} is played by {run.plan.players} players and {runs[0].plan.name} by "
-                                f"{runs[0].plan.players}: give --players")
+            raise SimulateError(f"{run.plan.name} is played by {run.plan.players} and {runs[0].plan.name} by "
+                                f"{runs[0].plan.players} players: compare rulesets for the same number of players "
+                                f"(give --players)")
         runs.append(run)
     labels = [_label(entry, run) for entry, run in zip(chosen, runs)]
     return Comparison(chosen, runs, labels, measures(runs))
