@@ -186,6 +186,21 @@ def test_the_cli_command(tmp_path: Path) -> None:
     assert report["headlines"][0] == f"duel winner=1: seat 1 wins 100.0 points more often (±{side:.1f})"
 
 
+def test_jobs_and_engine_are_passed_to_every_ruleset(tmp_path: Path) -> None:
+    reports = []
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}.json"
+        code, _, err = command("ten-bucks", "ten-bucks-wild-two", games=8, players=2, jobs=jobs, out=out)
+        assert code == 0, err
+        report = json.loads(out.read_text(encoding="utf-8"))
+        assert report["run"]["jobs"] == jobs
+        reports.append({k: v for k, v in report.items() if k != "run"})
+    assert reports[0]["measures"] == reports[1]["measures"]
+    # Native plays random and greedy seats only: each ruleset says so, and Python plays.
+    code, _, err = command(DUEL, DUEL_FIRST, games=2, seat=["1=montecarlo:budget=2"], engine="native")
+    assert code == 0 and err.count("native engine: it plays random and greedy seats") == 2
+
+
 # -- errors --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("rulesets", "kwargs", "code", "message"), [
