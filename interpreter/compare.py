@@ -393,6 +393,8 @@ def _margin(row: Measure, difference: Difference) -> tuple[str, str]:
     scale = 100 if row.kind == "share" else 1
     digits = row.digits
     delta = difference.difference * scale
+    if round(delta, digits) == 0:
+        delta = 0.0  # no "-0.0"
     side = max(difference.difference - difference.low, difference.high - difference.difference) * scale
     return f"{delta:+.{digits}f}", f"±{side:.{digits}f}"
 
@@ -678,6 +680,6 @@ def compare_command(rulesets: Sequence[str], games: int, variants: Sequence[str]
 
 
 __all__ = ["Comparison", "Difference", "Entry", "Measure", "compare_command", "compare_games", "entries",
-           "mean_interval", "measures", "paired_mean_difference", "paired_ratio_difference",
+           "difference_text", "mean_interval", "measures", "paired_mean_difference", "paired_ratio_difference",
            "paired_share_difference", "parse_option_set", "ratio_interval", "render_comparison",
            "write_comparison_plots"]

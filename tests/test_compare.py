@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from cardrules import load_ruleset
 from cardrules.cli import app
-from cardrules.compare import (compare_command, compare_games, entries, paired_mean_difference,
-                               paired_ratio_difference, paired_share_difference)
+from cardrules.compare import (Difference, Measure, compare_command, compare_games, difference_text, entries,
+                               paired_mean_difference, paired_ratio_difference, paired_share_difference)
 from cardrules.simulate import wilson
 
 FIXTURES = Path(__file__).parent / "fixtures" / "compare"
@@ -262,3 +262,11 @@ def test_paired_means_and_ratios() -> None:
     assert delta == pytest.approx(sum(options_variant) / sum(decisions) - sum(options_base) / sum(decisions))
     assert low < 1 < high and low > 0.9
     assert paired_ratio_difference(([0.0, 0.0], [0.0, 0.0]), ([1.0, 1.0], [1.0, 1.0])) is None  # nothing counted
+
+
+def test_a_cell_shows_the_difference_with_the_larger_side_of_its_interval() -> None:
+    moves = Measure("moves", "moves", "mean", [30.0, 30.0], [None, None], [None])
+    wins = Measure("wins", "seat 1 wins", "share", [0.5, 0.6], [None, None], [None], seat=1)
+    assert difference_text(moves, Difference(-0.01, -0.2, 0.2)).plain == "+0.0 ±0.2"  # never "-0.0"
+    assert difference_text(moves, Difference(-0.06, -0.2, 0.2)).plain == "-0.1 ±0.3"
+    assert difference_text(wins, Difference(0.08, 0.05, 0.1)).plain == "+8.0 ±3.0 *"
