@@ -142,7 +142,8 @@ def _linearized(tops: Sequence[float], bottoms: Sequence[float]) -> tuple[float,
     return ratio, [(t - ratio * b) / scale for t, b in zip(tops, bottoms)]
 
 
-def ratio_interval(tops: Sequence[float], bottoms: Sequence[float], z: float = Z95) -> tuple[float, float, float] | None:
+def ratio_interval(tops: Sequence[float], bottoms: Sequence[float],
+                   z: float = Z95) -> tuple[float, float, float] | None:
     """A ratio of per-game totals and its normal interval (linearized)."""
     line = _linearized(tops, bottoms)
     if line is None or len(tops) < 2:

@@ -654,7 +654,8 @@ def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, An
     wins = summary["wins"]
     shares = [w["share"] for w in wins]
     errors = [[max(0.0, w["share"] - w["low"]) for w in wins], [max(0.0, w["high"] - w["share"]) for w in wins]]
-    labels = [f"seat {w['seat']}\n{fit_title(summary['seats'][str(w['seat'])].replace(',', ', '), 7 / len(wins))}" for w in wins]
+    kinds = [fit_title(summary["seats"][str(w["seat"])].replace(",", ", "), 7 / len(wins)) for w in wins]
+    labels = [f"seat {w['seat']}\n{kind}" for w, kind in zip(wins, kinds)]
     axes.bar(range(len(wins)), shares, yerr=errors, capsize=6, color="tab:blue")
     axes.set_xticks(range(len(wins)), labels)
     axes.set_ylim(0, 1)

@@ -251,14 +251,19 @@ def test_paired_means_and_ratios() -> None:
     generator = random.Random(3)
     base = [generator.gauss(10, 3) for _ in range(400)]
     variant = [b + 2 + generator.gauss(0, 1) for b in base]  # 2 more, paired closely
-    delta, low, high = paired_mean_difference(base, variant)  # type: ignore[misc]
-    assert low < 2 < high and high - low < 0.4 and delta == pytest.approx(statistics.fmean(variant) - statistics.fmean(base))
+    found = paired_mean_difference(base, variant)
+    assert found is not None
+    delta, low, high = found
+    assert low < 2 < high and high - low < 0.4
+    assert delta == pytest.approx(statistics.fmean(variant) - statistics.fmean(base))
     assert paired_mean_difference([1.0], [2.0]) is None  # one pair: no interval
     # A ratio of totals: legal moves over decisions, 3 per decision under the base, 4 under the variant.
     decisions = [float(generator.randint(1, 20)) for _ in range(200)]
     options_base = [3 * d + generator.choice([-1, 0, 1]) for d in decisions]
     options_variant = [4 * d + generator.choice([-1, 0, 1]) for d in decisions]
-    delta, low, high = paired_ratio_difference((options_base, decisions), (options_variant, decisions))  # type: ignore[misc]
+    found = paired_ratio_difference((options_base, decisions), (options_variant, decisions))
+    assert found is not None
+    delta, low, high = found
     assert delta == pytest.approx(sum(options_variant) / sum(decisions) - sum(options_base) / sum(decisions))
     assert low < 1 < high and low > 0.9
     assert paired_ratio_difference(([0.0, 0.0], [0.0, 0.0]), ([1.0, 1.0], [1.0, 1.0])) is None  # nothing counted
