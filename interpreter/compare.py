@@ -559,14 +559,19 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
     figure = Figure(figsize=(8, 4.5))
     axes = figure.add_subplot()
     lengths = [[r.moves for r in run.records] for run in comparison.runs]
-    longest = max(max(v) for v in lengths)
-    axes.hist(lengths, bins=min(40, max(5, longest - min(min(v) for v in lengths) + 1)), histtype="step",
-              linewidth=1.5, color=colors, label=labels)
+    longest, shortest = max(max(v) for v in lengths), min(min(v) for v in lengths)
+    bins: Any = [v - 0.5 for v in range(shortest, longest + 2)] if longest - shortest <= 60 else 40  # whole moves
+    axes.hist(lengths, bins=bins, histtype="step", linewidth=1.5, color=colors, label=labels)
+    axes.ticklabel_format(axis="x", useOffset=False)
+    by_limit: dict[int, list[int]] = {}  # each move limit and the rulesets that have it
     for i, run in enumerate(comparison.runs):
-        limit = compiled(run.plan).max_moves
+        by_limit.setdefault(compiled(run.plan).max_moves, []).append(i)
+    for limit, which in sorted(by_limit.items()):
         if limit <= longest * 1.2:
-            axes.axvline(limit, color=colors[i], linestyle="--", label=f"move limit {limit} ({labels[i]})")
-    limits = sorted({compiled(run.plan).max_moves for run in comparison.runs})
+            shared = len(which) == count and count > 1
+            axes.axvline(limit, color="grey" if shared else colors[which[0]], linestyle="--",
+                         label=f"move limit {limit:,}" + ("" if shared else f" ({', '.join(labels[i] for i in which)})"))
+    limits = sorted(by_limit)
     if all(limit > longest * 1.2 for limit in limits):
         axes.text(0.99, 0.97, f"move limit {', '.join(f'{v:,}' for v in limits)}: beyond the longest game",
                   transform=axes.transAxes, ha="right", va="top", fontsize="small")
