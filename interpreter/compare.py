@@ -514,7 +514,8 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
         figure.savefig(path, format="png", dpi=100)
         written.append(path)
 
-    def grouped_bars(rows: list[Measure], name: str, title: str, ylabel: str, tick: Callable[[Measure], str]) -> None:
+    def grouped_bars(rows: list[Measure], name: str, title: str, ylabel: str, tick: Callable[[Measure], str],
+                     even: float | None = None) -> None:
         figure = Figure(figsize=(8, 4.5))
         axes = figure.add_subplot()
         width = 0.8 / count
@@ -526,6 +527,8 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
             axes.bar(xs, values, width, yerr=errors, capsize=4, color=colors[i], label=labels[i])
         axes.set_xticks(range(len(rows)), [tick(row) for row in rows])
         axes.set_ylim(0, 1)
+        if even is not None:
+            axes.axhline(even, color="grey", linestyle="--", label=f"even share ({even:.0%})")
         axes.set_ylabel(ylabel)
         axes.set_title(fit_title(f"{title}: {what} (95% intervals)", 8))
         axes.legend(fontsize="small")
@@ -533,7 +536,7 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
 
     wins = [row for row in comparison.rows if row.key == "wins"]
     grouped_bars(wins, "wins.png", "Win share by seat" if first.players > 1 else "Games won", "share of games",
-                 lambda row: f"seat {row.seat}")
+                 lambda row: f"seat {row.seat}", 1 / first.players if first.players > 1 else None)
     endings = [row for row in comparison.rows if row.key == "ending"]
     grouped_bars(endings, "endings.png", "How games end", "share of games",
                  lambda row: fit_title(row.label.removeprefix("ends "), 1.6))
