@@ -1,4 +1,4 @@
-"""The `cardrules` command: play, simulate, solve, validate, list, rules, schema, stats, reset.
+"""The `cardrules` command: play, simulate, compare, solve, validate, list, rules, schema, stats, reset.
 A thin layer over the library.
 
 Start-up is kept short: `cardrules --help` and each command's `--help` import only typer and
@@ -312,6 +312,42 @@ def simulate(
     code = simulate_command(ruleset, games, players, seat, option, seed, jobs, backend, address, out, csv_file,
                             plots, console=terminal_console(highlight=False), search_path=[str(p) for p in search_path],
                             engine=engine)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def compare(
+    rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names: "
+                                         "the base first, then the variants compared with it."),
+    games: int = typer.Option(..., "-n", "--games", help="How many games to play under each ruleset."),
+    variant: List[str] = typer.Option([], "--variant", "-V", metavar="NAME=VALUE[,NAME=VALUE...]",
+                                      help="Also compare the base with these options (repeatable: one variant "
+                                      "each): --variant draw=3 --variant draw=3,scoring=vegas."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the rulesets allow a choice."),
+    seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats, the same under every ruleset "
+                                   "(as simulate's). Seats not given are greedy."),
+    option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set an option of every "
+                                     "ruleset compared (a --variant's own value wins)."),
+    seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k, under every ruleset."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes; 1 plays here."),
+    engine: str = typer.Option("python", "--engine", help="python, or native (as simulate's)."),
+    out: Optional[Path] = typer.Option(None, "--json", "--out", metavar="FILE",
+                                       help="Write the comparison (and each ruleset's summary) as JSON to this file."),
+    csv_file: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per measure and "
+                                            "ruleset (value, difference, 95% interval) to this file."),
+    plots: Optional[Path] = typer.Option(None, "--plots", metavar="DIR", help="Write PNG charts into this folder, one "
+                                         "per measure (needs the plots extra)."),
+    search_path: List[Path] = _search_path_option(),
+) -> None:
+    """Play the same seeds under several rulesets (or option sets) with the same bots; show each measure side by
+    side with its difference from the base, the 95% interval, and * where it is significant."""
+
+    from .compare import compare_command
+
+    code = compare_command(rulesets, games, variant, players, seat, option, seed, jobs, out, csv_file, plots,
+                           console=terminal_console(highlight=False), search_path=[str(p) for p in search_path],
+                           engine=engine)
     if code:
         raise typer.Exit(code)
 

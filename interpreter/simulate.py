@@ -30,6 +30,7 @@ import math
 import multiprocessing
 import os
 import statistics
+import textwrap
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -53,6 +54,7 @@ from .scheduler import DEFAULT_JITTER, Scheduler
 BACKENDS = ("local", "ray")
 DEFAULT_SEED = 1
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
+PLAIN_PROGRESS_SECONDS = 10.0  # where standard error is no terminal: a progress line this often
 # Worker processes start fresh (not forked): the same on every platform, and safe after a
 # caller has started threads (a progress display, a Ray client).
 MP_START_METHOD = "spawn"
@@ -582,9 +584,31 @@ def _bins(values: Sequence[Any]) -> Any:
     return "auto"
 
 
+def plot_text(text: str) -> str:
+    """Text from a ruleset as matplotlib shows it, literally: a `$` would start mathematics."""
+    return text.replace("$", r"\$")
+
+
+def fit_title(text: str, inches: float) -> str:
+    """A chart title (or label) folded at spaces to fit `inches` of width, `$` shown as it is."""
+    lines = textwrap.wrap(plot_text(text), max(12, int(inches * 10)), break_long_words=False,
+                          break_on_hyphens=False)
+    return "\n".join(lines) or " "
+
+
+def mark_move_limit(axes: Any, limit: int, longest: int, limited: int) -> None:
+    """Mark the move limit on a histogram of game lengths: a line where it is in sight, else a
+    note that it is beyond the longest game."""
+    if limit <= longest * 1.2:
+        axes.axvline(limit, color="tab:red", linestyle="--", label=f"move limit {limit:,} ({limited} games)")
+    else:
+        axes.text(0.99, 0.97, f"move limit {limit:,}: beyond the longest game ({longest:,})",
+                  transform=axes.transAxes, ha="right", va="top", fontsize="small")
+
+
 def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, Any], folder: Path) -> list[Path]:
-    """PNG charts: scores.png (histogram per seat), length.png (moves per game), wins.png (win share
-    by seat with its 95% interval)."""
+    """PNG charts: scores.png (histogram per seat), length.png (moves per game, the move limit
+    marked), wins.png (win share by seat with its 95% interval, the even share marked)."""
     check_plots()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -603,9 +627,10 @@ def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, An
     figure = Figure(figsize=(7, 4))
     axes = figure.add_subplot()
     by_seat = [[r.scores[s] for r in records] for s in range(plan.players)]
-    labels = [f"seat {s + 1} ({summary['seats'][str(s + 1)]})" for s in range(plan.players)]
+    labels = [plot_text(f"seat {s + 1} ({summary['seats'][str(s + 1)]})") for s in range(plan.players)]
     axes.hist(by_seat, bins=_bins([v for seat in by_seat for v in seat]), label=labels)  # side by side
-    axes.set(title=f"{title}: final scores", xlabel="score", ylabel="games")
+    axes.set(xlabel="score", ylabel="games")
+    axes.set_title(fit_title(f"{title}: final scores by seat", 7))
     if plan.players > 1:
         axes.legend()
     save(figure, "scores.png")
@@ -615,11 +640,13 @@ def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, An
     if plan.players > 1 and not plan.simultaneous:
         lengths = [[r.moves for r in records], [r.turns for r in records]]
         axes.hist(lengths, bins=_bins(lengths[0] + lengths[1]), label=["moves", "turns"])
-        axes.legend()
     else:
-        axes.hist([r.moves for r in records], bins=_bins([r.moves for r in records]))
-    axes.set(title=f"{title}: game length", xlabel="moves" if plan.players == 1 else "moves / turns",
-             ylabel="games")
+        axes.hist([r.moves for r in records], bins=_bins([r.moves for r in records]), label="moves")
+    mark_move_limit(axes, compiled(plan).max_moves, max(r.moves for r in records),
+                    sum(1 for r in records if r.outcome == "limit"))
+    axes.legend()
+    axes.set(xlabel="moves" if plan.players == 1 else "moves / turns", ylabel="games")
+    axes.set_title(fit_title(f"{title}: game length", 7))
     save(figure, "length.png")
 
     figure = Figure(figsize=(7, 4))
@@ -627,12 +654,17 @@ def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, An
     wins = summary["wins"]
     shares = [w["share"] for w in wins]
     errors = [[max(0.0, w["share"] - w["low"]) for w in wins], [max(0.0, w["high"] - w["share"]) for w in wins]]
-    labels = [f"seat {w['seat']}\n{summary['seats'][str(w['seat'])]}" for w in wins]
+    kinds = [fit_title(summary["seats"][str(w["seat"])].replace(",", ", "), 7 / len(wins)) for w in wins]
+    labels = [f"seat {w['seat']}\n{kind}" for w, kind in zip(wins, kinds)]
     axes.bar(range(len(wins)), shares, yerr=errors, capsize=6, color="tab:blue")
     axes.set_xticks(range(len(wins)), labels)
     axes.set_ylim(0, 1)
-    axes.set(title=f"{title}: {'games won' if plan.players == 1 else 'win share'} (95% Wilson interval)",
-             ylabel="share of games")
+    if plan.players > 1:
+        axes.axhline(1 / plan.players, color="grey", linestyle="--", label=f"even share (1/{plan.players})")
+        axes.legend()
+    axes.set(ylabel="share of games")
+    axes.set_title(fit_title(f"{title}: {'games won' if plan.players == 1 else 'win share by seat'} "
+                             f"(95% Wilson interval)", 7))
     save(figure, "wins.png")
     return written
 
@@ -720,6 +752,30 @@ class _GamesPerSecond(ProgressColumn):
         return Text(f"{speed:.1f} games/s" if speed else "- games/s", style="cyan")
 
 
+class PlainProgress:
+    """Progress for a standard error that is no terminal (a log, a pipe), where the bar does not
+    show: one plain line every `every` seconds, `NAME: DONE/TOTAL games, RATE games/s`."""
+
+    def __init__(self, console: Console, name: str, total: int, every: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.console = console
+        self.name = name
+        self.total = total
+        self.every = PLAIN_PROGRESS_SECONDS if every is None else every
+        self.clock = clock
+        self.start = self.last = clock()
+        self.done = 0
+
+    def __call__(self, count: int) -> None:
+        self.done += count
+        now = self.clock()
+        if now - self.last >= self.every and self.done < self.total:
+            self.last = now
+            rate = self.done / (now - self.start) if now > self.start else 0.0
+            self.console.print(Text(printable(f"{self.name}: {self.done}/{self.total} games, {rate:.1f} games/s")),
+                               soft_wrap=True)
+
+
 @dataclass
 class Run:
     """A finished run: the plan, the records by game index, their summary, and how long it took."""
@@ -755,6 +811,8 @@ def simulate_games(ruleset: str, games: int, players: int | None = None, seats: 
     start = time.perf_counter()
     if progress is None:
         records = run_games(plan, jobs, backend, address)
+    elif not progress.is_terminal:  # a log file or a pipe: no bar, a plain line now and then
+        records = run_games(plan, jobs, backend, address, PlainProgress(progress, plan.name, games))
     else:
         columns = (TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
                    _GamesPerSecond(), TimeElapsedColumn(), TimeRemainingColumn())
@@ -815,6 +873,7 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
     return 0
 
 
-__all__ = ["BACKENDS", "ENGINES", "GameRecord", "MissingExtraError", "Plan", "Run", "SimulateError", "batches", "compiled",
-           "csv_text", "describe", "play_batch", "play_game", "prepare", "render_summary",
+__all__ = ["BACKENDS", "ENGINES", "GameRecord", "MissingExtraError", "Plan", "PlainProgress", "Run", "SimulateError",
+           "batches", "compiled", "csv_text", "describe", "fit_title", "mark_move_limit", "play_batch", "play_game",
+           "plot_text", "prepare", "render_summary",
            "run_games", "simulate_command", "simulate_games", "summarize", "wilson", "write_plots"]

@@ -331,3 +331,53 @@ def test_the_command_seats_greedy_bots_where_none_are_given(tmp_path: Path) -> N
     code, _, _ = command(ruleset="klondike", games=6, out=out, default_seat=None, engine="native")
     report = json.loads(out.read_text(encoding="utf-8"))
     assert code == 0 and report["seats"] == {"1": "greedy"} and report["run"]["engine"] == "native"
+
+
+# -- progress where standard error is no terminal, and the charts' details ----------------------
+
+def test_progress_is_a_plain_line_where_standard_error_is_no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardrules.simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "PLAIN_PROGRESS_SECONDS", 0.0)  # a line at every game
+    out, err = io.StringIO(), io.StringIO()
+    code = simulate_command("ten-bucks", 5, players=2, console=Console(file=out, width=120),
+                            err_console=Console(file=err, width=120))
+    assert code == 0
+    lines = err.getvalue().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["ten-bucks"] * 4  # not once the run is done
+    assert [line.split()[1] for line in lines] == ["1/5", "2/5", "3/5", "4/5"]
+    assert all(line.endswith("games/s") for line in lines) and "\x1b" not in err.getvalue()
+
+
+def test_plain_progress_prints_once_every_period() -> None:
+    from cardrules.simulate import PlainProgress
+
+    now = [0.0]
+    err = io.StringIO()
+    progress = PlainProgress(Console(file=err, width=120), "klondike", 100, every=10.0, clock=lambda: now[0])
+    for time_now in (3.0, 9.9, 10.0, 15.0, 20.5, 40.0):
+        now[0] = time_now
+        progress(10)
+    assert err.getvalue().splitlines() == ["klondike: 30/100 games, 3.0 games/s", "klondike: 50/100 games, 2.4 games/s",
+                                           "klondike: 60/100 games, 1.5 games/s"]
+
+
+def test_chart_titles_fold_to_fit_and_show_dollars_as_they_are() -> None:
+    from cardrules.simulate import fit_title
+
+    title = fit_title("Klondike (Vegas scoring, pay $52, win $5 a card): 2000 games: final scores by seat", 3)
+    assert all(len(line) <= 30 for line in title.splitlines()) and len(title.splitlines()) > 1
+    assert title.count(r"\$") == 2 and title.replace("\n", " ").replace(r"\$", "$").startswith("Klondike (Vegas")
+
+
+def test_the_move_limit_is_marked_on_game_lengths() -> None:
+    from matplotlib.figure import Figure
+
+    from cardrules.simulate import mark_move_limit
+
+    near, far = Figure().add_subplot(), Figure().add_subplot()
+    mark_move_limit(near, 200, 200, 3)
+    mark_move_limit(far, 100_000, 180, 0)
+    (line,) = near.get_lines()
+    assert list(line.get_xdata()) == [200, 200] and line.get_label() == "move limit 200 (3 games)"
+    assert not far.get_lines() and "move limit 100,000: beyond the longest game (180)" in far.texts[0].get_text()

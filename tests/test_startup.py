@@ -59,7 +59,8 @@ def test_importing_the_package_loads_nothing_heavy_until_a_name_is_used() -> Non
 
 
 @pytest.mark.parametrize("argv", [("--help",), ("--version",), ("validate", "--help"), ("play", "--help"),
-                                  ("solve", "--help"), ("simulate", "--help"), ("rules", "--help")])
+                                  ("solve", "--help"), ("simulate", "--help"), ("compare", "--help"),
+                                  ("rules", "--help")])
 def test_help_and_version_load_nothing_heavy(argv: tuple[str, ...]) -> None:
     run = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules'] + sys.argv[1:]\ncli.main()\n", *argv)
     assert run["code"] == 0, run["stderr"]
