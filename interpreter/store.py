@@ -6,7 +6,7 @@ true/false, or for a per-player variable a list of those by seat.
 
 The data key is what every per-user datum of a ruleset is kept under (its persistent values
 here, its saves and statistics in `saves.py`), and no file can forge it: a bundled ruleset (its
-file in the package's rulesets folder) keeps its own name (`klondike-vegas-cumulative`); any
+file in the package's rulesets folder) keeps its own name; any
 other file is keyed by the name it declares and its resolved path
 (`my-vegas (/home/me/games/my-vegas.yaml)`), so a file declaring a bundled ruleset's name, or
 a variant that `extends:` one, never reads nor changes the bundled ruleset's data.
