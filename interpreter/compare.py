@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -39,8 +38,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .errors import CardrulesError, format_error, printable, shown_title, terminal_console
-from .simulate import (DEFAULT_SEED, Z95, GameRecord, Run, SimulateError, check_plots, simulate_games, wilson)
+from .errors import CardrulesError, printable, shown_title, terminal_console
+from .simulate import (DEFAULT_SEED, Z95, GameRecord, Run, SimulateError, check_plots, report_failure,
+                       simulate_games, wilson, write_outputs)
 
 MAX_RULESETS = 26  # columns are lettered A, B, C, ...
 SIGNIFICANT = "*"
@@ -549,9 +549,9 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
         data = [[float(r.scores[s]) for r in run.records] for s in range(players)]
         positions = [s + (i - (count - 1) / 2) * width for s in range(players)]
         boxes = axes.boxplot(data, positions=positions, widths=width * 0.9, patch_artist=True, manage_ticks=False)
-        for box in boxes["boxes"]:
-            box.set_facecolor(colors[i])
-            box.set_alpha(0.6)
+        for patch in boxes["boxes"]:
+            patch.set_facecolor(colors[i])
+            patch.set_alpha(0.6)
         boxes["boxes"][0].set_label(labels[i])
     axes.set_xticks(range(players), [f"seat {s + 1}" for s in range(players)])
     axes.set_ylabel("final score")
@@ -664,27 +664,10 @@ def compare_command(rulesets: Sequence[str], games: int, variants: Sequence[str]
         seconds = sum(run.seconds for run in comparison.runs)
         console.print(Text(f"{games * len(comparison.runs)} games in {seconds:.2f} s, {jobs} job"
                            f"{'s' if jobs > 1 else ''}", style="dim"))
-        written: list[Path] = []
-        if out is not None:
-            out.write_text(json.dumps(comparison.report(), indent=2) + "\n", encoding="utf-8")
-            written.append(out)
-        if csv_file is not None:
-            csv_file.write_text(comparison.csv(), encoding="utf-8")
-            written.append(csv_file)
-        if plots is not None:
-            written.extend(write_comparison_plots(comparison, plots))
-        if written:
-            console.print(Text("wrote " + ", ".join(str(p) for p in written), style="dim"))
-    except SimulateError as error:
-        err_console.print(Text(printable(f"error: {error.message}")), soft_wrap=True)
-        return 2
-    except CardrulesError as error:
-        err_console.print(Text(printable(format_error(error))), soft_wrap=True)
-        return 1
-    except OSError as error:
-        err_console.print(Text(f"error: cannot write {error.filename or 'a file'}: {error.strerror or error}"),
-                          soft_wrap=True)
-        return 1
+        write_outputs(console, out, comparison.report, csv_file, comparison.csv, plots,
+                      lambda folder: write_comparison_plots(comparison, folder))
+    except (CardrulesError, OSError) as error:
+        return report_failure(err_console, error)
     return 0
 
 

@@ -798,7 +798,7 @@ class Game:
                 S.set_turn_order(-1, S.direction)
         pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
         knew = self._named_seers(pick, move.src)  # who could see the cards named, before
-        S.named, S.named_seers = (pick if isinstance(pick, tuple) else (pick,)) if knew is not None else (), None
+        S.named, S.named_seers = () if pick is None else pick if isinstance(pick, tuple) else (pick,), None
         run = template.apply if WRITTEN_OUT and not move.selection else None
         if run is None:
             env = self._move_env(move, pick)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import IO, TYPE_CHECKING, Any, Iterable, cast
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -173,8 +173,8 @@ def terminal_console(file: Any = None, stderr: bool = False, **options: Any) -> 
 
     from rich.console import Console
 
-    return Console(file=EscapingStream(file if file is not None else sys.stderr if stderr else sys.stdout),
-                   **options)
+    stream = EscapingStream(file if file is not None else sys.stderr if stderr else sys.stdout)
+    return Console(file=cast(IO[str], stream), **options)  # (a stream in all but its declared type)
 
 
 SOURCE_WIDTH = 100  # a longer source line is shown as the part around the column

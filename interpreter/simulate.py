@@ -849,31 +849,45 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
         where = f"{jobs} job{'s' if jobs > 1 else ''}" + (", ray" if backend == "ray" else "") + \
             (", native engine" if run.plan.engine == "native" else "")
         console.print(Text(f"{len(run.records)} games in {run.seconds:.2f} s{rate}, {where}", style="dim"))
-        written: list[Path] = []
-        if out is not None:
-            out.write_text(json.dumps(run.report(), indent=2) + "\n", encoding="utf-8")
-            written.append(out)
-        if csv_file is not None:
-            csv_file.write_text(csv_text(run.plan, run.records), encoding="utf-8")
-            written.append(csv_file)
-        if plots is not None:
-            written.extend(write_plots(run.plan, run.records, run.summary, plots))
-        if written:
-            console.print(Text("wrote " + ", ".join(str(p) for p in written), style="dim"))
-    except SimulateError as error:
+        write_outputs(console, out, run.report, csv_file, lambda: csv_text(run.plan, run.records), plots,
+                      lambda folder: write_plots(run.plan, run.records, run.summary, folder))
+    except (CardrulesError, OSError) as error:
+        return report_failure(err_console, error)
+    return 0
+
+
+def write_outputs(console: Console, out: Path | None, report: Callable[[], dict[str, Any]], csv_file: Path | None,
+                  csv_rows: Callable[[], str], plots: Path | None, draw: Callable[[Path], list[Path]]) -> None:
+    """Write the files a command was asked for (`--out`/`--json`, `--csv`, `--plots`), each made
+    only if asked for, and say on `console` which were written (`simulate`, `compare`)."""
+    written: list[Path] = []
+    if out is not None:
+        out.write_text(json.dumps(report(), indent=2) + "\n", encoding="utf-8")
+        written.append(out)
+    if csv_file is not None:
+        csv_file.write_text(csv_rows(), encoding="utf-8")
+        written.append(csv_file)
+    if plots is not None:
+        written.extend(draw(plots))
+    if written:
+        console.print(Text("wrote " + ", ".join(str(p) for p in written), style="dim"))
+
+
+def report_failure(err_console: Console, error: CardrulesError | OSError) -> int:
+    """Print why a command failed on `err_console`, without a traceback; its exit code: 2 for a bad
+    argument (`SimulateError`), 1 for an error of a ruleset, a game or a file."""
+    if isinstance(error, SimulateError):
         err_console.print(Text(printable(f"error: {error.message}")), soft_wrap=True)
         return 2
-    except CardrulesError as error:
+    if isinstance(error, CardrulesError):
         err_console.print(Text(printable(format_error(error))), soft_wrap=True)
         return 1
-    except OSError as error:
-        err_console.print(Text(f"error: cannot write {error.filename or 'a file'}: {error.strerror or error}"),
-                          soft_wrap=True)
-        return 1
-    return 0
+    err_console.print(Text(f"error: cannot write {error.filename or 'a file'}: {error.strerror or error}"),
+                      soft_wrap=True)
+    return 1
 
 
 __all__ = ["BACKENDS", "ENGINES", "GameRecord", "MissingExtraError", "Plan", "PlainProgress", "Run", "SimulateError",
            "batches", "compiled", "csv_text", "describe", "fit_title", "mark_move_limit", "play_batch", "play_game",
-           "plot_text", "prepare", "render_summary",
-           "run_games", "simulate_command", "simulate_games", "summarize", "wilson", "write_plots"]
+           "plot_text", "prepare", "render_summary", "report_failure",
+           "run_games", "simulate_command", "simulate_games", "summarize", "wilson", "write_outputs", "write_plots"]

@@ -22,6 +22,7 @@ from cardrules.engine import Game, Move
 from cardrules.native import native_backend
 from cardrules.ruleset import Ruleset
 from conftest import BENCHMARKS
+from helpers import play_both_backends
 
 RULESET = BENCHMARKS / "openspiel" / "solitaire.yaml"
 
@@ -146,18 +147,9 @@ def test_a_game_ends_at_openspiels_depth_limit_counting_its_chance_outcomes(rule
 
 
 def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules: Ruleset) -> None:
+    play_both_backends(rules, range(6))  # every step compared: moves, piles, variables, the end, scores
     native = native_backend(rules)
     for seed in range(6):
-        game = rules.new_game(seed=seed)
-        position = native.start(rules.new_game(seed=seed))
-        rng = random.Random(seed)
-        while not game.is_over:
-            assert position.legal_actions() == game.legal_actions()
-            action = rng.choice(game.legal_actions())
-            game.apply_action(action)
-            position.apply_action(action)
-        assert position.is_over and position.legal_actions() == []
-        assert (position.score(), position.outcome, position.reason) == (game.scores()[0], game.outcome, game.reason)
         game = rules.new_game(seed=seed)
         bot = RandomBot(seed)
         while not game.is_over:

@@ -17,10 +17,9 @@ import pyspiel
 import pytest
 from cardrules import load_ruleset
 from cardrules.engine import Game, Move
-from cardrules.native import native_backend
 from cardrules.ruleset import Ruleset
 from conftest import BENCHMARKS
-from helpers import OPENSPIEL_RANKS, OPENSPIEL_SUITS, openspiel_suit_rank
+from helpers import OPENSPIEL_RANKS, OPENSPIEL_SUITS, openspiel_suit_rank, play_both_backends
 
 RULESET = BENCHMARKS / "openspiel" / "spades.yaml"
 
@@ -92,15 +91,4 @@ def test_ten_tricks_over_the_contract_cost_a_side_100(rules: Ruleset) -> None:
 
 
 def test_the_native_backend_plays_the_ruleset_as_the_python_backend(rules: Ruleset) -> None:
-    native = native_backend(rules)
-    for seed in range(6):
-        game = rules.new_game(seed=seed)
-        position = native.start(rules.new_game(seed=seed))
-        rng = random.Random(seed)
-        while not game.is_over:
-            assert position.legal_actions() == game.legal_actions()
-            action = rng.choice(game.legal_actions())
-            game.apply_action(action)
-            position.apply_action(action)
-        assert position.is_over and position.legal_actions() == []
-        assert [position.score(seat) for seat in range(4)] == game.scores()
+    play_both_backends(rules, range(6))  # every step compared: moves, piles, variables, the end, scores
