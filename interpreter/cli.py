@@ -365,10 +365,13 @@ def solve(
 def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names."),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
-    """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
+    """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col.
+    Warns (at the move) when a short random play finds a move whose legality hangs on cards its seat cannot see."""
     import gc
 
     from .decks import load_deck
+    from .errors import RulesetError
+    from .leaks import find_leaks
     from .ruleset import check_ruleset
     from .source import is_file
 
@@ -390,6 +393,8 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
             continue
         typer.echo(f"ok  {name}  ({rules.title}: {len(rules.moves)} moves, {len(rules.zones)} zones, "
                    f"{len(rules.options)} options, checked under {combinations} option combinations)")
+        for leak in find_leaks(rules):
+            _report(RulesetError(leak.message(), leak.pos))
     if failed:
         raise typer.Exit(1)
 
