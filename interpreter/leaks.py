@@ -8,7 +8,7 @@ not in the other is offered or not because of a card the seat cannot see, and th
 moves tells the seat about that card. Its move is reported at the move's place in the file.
 
 A static reading of the rules would warn on any condition that reads a face-down card, although
-most such cards are turned up before any listing (Klondike's tableau tops, by a trigger); playing
+most such cards are turned up before any listing (a solitaire's column tops, by a trigger); playing
 looks only at the positions the seat is really offered moves in. The check is bounded (games,
 moves, CPU time), so a leak that shows only deep in a game may go unseen; what it reports is
 always a real leak (the two listings differ on one position).
