@@ -1,13 +1,13 @@
 """Bots never choose a move the game does not offer: every ruleset, every bot kind, both engines.
 
-    python benchmarks/bot_legality.py [--games 200] [--max-moves 200] [--budget 20] [--iterations 20]
-                                      [--depth 20] [--native] [--only TEXT]
+    python benchmarks/bot_legality.py [--games 200] [--search-games N] [--max-moves 200] [--budget 20]
+                                      [--iterations 20] [--depth 20] [--native] [--only TEXT ...]
 
 Every bundled ruleset (rulesets/*.yaml), example (examples/*.yaml) and test fixture that plays
 (tests/fixtures/**, but for the deliberately broken ones of tests/fixtures/broken/) plays `--games`
 games (seeds 0, 1, ...) with its default options and seats, cut at `--max-moves` moves, with every
 bot kind at every seat (montecarlo with `--budget` playouts, ismcts with `--iterations` passes,
-both `--depth` moves deep). Each move a bot chooses is checked against the game's legal moves for
+both `--depth` moves deep, and `--search-games` games each, by default `--games`). Each move a bot chooses is checked against the game's legal moves for
 its seat at that moment (a simultaneous game runs on the scheduler's clock, and is checked when
 the bot decides). A line per ruleset and bot: games, moves checked, illegal moves found (0), games
 that ended or reached their limit. With `--native`, each game of the random and greedy seats is
@@ -126,18 +126,23 @@ def native_agrees(rules: Ruleset, kind: str, seed: int, max_moves: int, python: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per ruleset and bot kind (default 200)")
+    parser.add_argument("--search-games", type=int, default=None,
+                        help="games per ruleset for montecarlo and ismcts (default: --games)")
     parser.add_argument("--max-moves", type=int, default=200, help="moves per game at most (default 200)")
     parser.add_argument("--budget", type=int, default=20, help="montecarlo playouts per decision (default 20)")
     parser.add_argument("--iterations", type=int, default=20, help="ismcts passes per decision (default 20)")
     parser.add_argument("--depth", type=int, default=20, help="moves per playout of montecarlo and ismcts")
     parser.add_argument("--native", action="store_true", help="also play random and greedy natively")
-    parser.add_argument("--only", default="", help="only the files whose path holds this text")
+    parser.add_argument("--only", action="append", default=[],
+                        help="only the files whose path holds this text (repeatable: any of them)")
     args = parser.parse_args()
+    from cardrules.native import NativeStop, Unsupported
+
     started = time.process_time()
     total_checked = total_illegal = total_unended = total_native_off = 0
     print(f"{'ruleset':44} {'bot':10} {'games':>5} {'checked':>8} {'illegal':>7} {'ended':>5}  native")
     for path in legality_files():
-        if args.only not in str(path):
+        if args.only and not any(text in str(path) for text in args.only):
             continue
         name = str(path.relative_to(ROOT))
         try:
@@ -151,23 +156,27 @@ def main() -> None:
             checked = illegal = ended = 0
             native = "-"
             agreeing = 0
-            for seed in range(args.games):
+            games = args.games if kind in NATIVE_KINDS or args.search_games is None else args.search_games
+            for seed in range(games):
                 game, tally = play_checked(rules, kind, seed, args.max_moves, params)
                 checked += tally.checked
                 illegal += len(tally.illegal)
                 ended += tally.ended
-                if args.native and kind in NATIVE_KINDS and native != "unsupported":
+                if args.native and kind in NATIVE_KINDS and native == "-":
                     try:
                         agreeing += native_agrees(rules, kind, seed, args.max_moves, game)
-                    except CardrulesError as error:  # Unsupported, or a native stop
-                        native = "unsupported" if type(error).__name__ == "Unsupported" else f"stopped: {error}"
+                    except Unsupported:
+                        native = "unsupported"
+                        total_native_off += 1
+                    except NativeStop as error:
+                        native = f"seed {seed} stopped: {error}"
                         total_native_off += 1
             if args.native and kind in NATIVE_KINDS and native == "-":
-                native = f"{agreeing}/{args.games} agree"
+                native = f"{agreeing}/{games} agree"
             total_checked += checked
             total_illegal += illegal
-            total_unended += args.games - ended
-            print(f"{name:44} {kind:10} {args.games:5} {checked:8} {illegal:7} {ended:5}  {native}", flush=True)
+            total_unended += games - ended
+            print(f"{name:44} {kind:10} {games:5} {checked:8} {illegal:7} {ended:5}  {native}", flush=True)
     print(f"moves checked {total_checked}, illegal {total_illegal}, games not ended {total_unended}, "
           f"native not played {total_native_off}; {time.process_time() - started:.0f} CPU s")
 
