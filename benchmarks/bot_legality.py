@@ -4,15 +4,16 @@
                                       [--iterations 20] [--depth 20] [--native] [--only TEXT ...]
 
 Every bundled ruleset (rulesets/*.yaml), example (examples/*.yaml) and test fixture that plays
-(tests/fixtures/**, but for the deliberately broken ones of tests/fixtures/broken/) plays `--games`
-games (seeds 0, 1, ...) with its default options and seats, cut at `--max-moves` moves, with every
-bot kind at every seat (montecarlo with `--budget` playouts, ismcts with `--iterations` passes,
-both `--depth` moves deep, and `--search-games` games each, by default `--games`). Each move a bot chooses is checked against the game's legal moves for
-its seat at that moment (a simultaneous game runs on the scheduler's clock, and is checked when
-the bot decides). A line per ruleset and bot: games, moves checked, illegal moves found (0), games
-that ended or reached their limit. With `--native`, each game of the random and greedy seats is
-also played by the native backend (where it compiles the ruleset), which must end in the same
-position as the Python game. tests/test_bot_legality.py runs the same checks on a small budget.
+(tests/fixtures/**, but for those of tests/fixtures/broken/ and native/, which break on purpose)
+plays `--games` games (seeds 0, 1, ...) with its default options and seats, cut at `--max-moves`
+moves, with every bot kind at every seat (montecarlo with `--budget` playouts, ismcts with
+`--iterations` passes, both `--depth` moves deep and `--search-games` games, by default `--games`).
+Each move a bot chooses is checked against the game's legal moves for its seat at that moment (a
+simultaneous game runs on the scheduler's clock, and is checked when the bot decides). A line per
+ruleset and bot: games, moves checked, illegal moves found (0), games that ended or reached their
+limit. With `--native`, each game of the random and greedy seats is also played by the native
+backend (where it compiles the ruleset), which must end in the same position as the Python game.
+tests/test_bot_legality.py runs the same checks on a small budget.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from cardrules.scheduler import DEFAULT_JITTER, DEFAULT_SPEED, Scheduler
 from cardrules.source import load_document
 
 ROOT = Path(__file__).resolve().parent.parent
-BROKEN = ROOT / "tests" / "fixtures" / "broken"  # each file there breaks on purpose: none plays
+# Folders of fixtures that break on purpose: none loads (broken/), or every game stops on an error
+# of the ruleset (native/fails.yaml's score, once its stock is out).
+BROKEN = (ROOT / "tests" / "fixtures" / "broken", ROOT / "tests" / "fixtures" / "native")
 BOT_KINDS = ("random", "greedy", "montecarlo", "ismcts")
 NATIVE_KINDS = ("random", "greedy")  # the bots native playouts play
 
@@ -37,7 +40,8 @@ NATIVE_KINDS = ("random", "greedy")  # the bots native playouts play
 def legality_files() -> list[Path]:
     """The rulesets that play: bundled, examples and test fixtures (not those broken on purpose,
     nor deck files: a top-level mapping with `cards` and no `moves`, as `cardrules validate` tells)."""
-    fixtures = [path for path in sorted((ROOT / "tests" / "fixtures").rglob("*.yaml")) if BROKEN not in path.parents]
+    fixtures = [path for path in sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
+                if not any(folder in path.parents for folder in BROKEN)]
     files = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "examples").glob("*.yaml")) + fixtures
     return [path for path in files if not _is_deck(path)]
 

@@ -1,10 +1,11 @@
 """Bots choose only among the moves the game offers their seat, and `validate` warns where a move's
 legality hangs on cards its seat cannot see.
 
-Every ruleset that plays (bundled, examples, test fixtures but tests/fixtures/broken/), every bot
-kind at every seat, on a small fixed-seed budget (benchmarks/bot_legality.py runs 200 games each);
-the rulesets whose legal moves leak (tests/fixtures/leaks/clock.yaml and two older fixtures) more,
-in both engines; the Canfield games that stopped on an illegal move; and the leak check."""
+Every ruleset that plays (bundled, examples, test fixtures but those of tests/fixtures/broken/ and
+native/, which break on purpose), every bot kind at every seat, on a small fixed-seed budget
+(benchmarks/bot_legality.py runs 200 games each); the rulesets whose legal moves leak
+(tests/fixtures/leaks/clock.yaml and two older fixtures) more, in both engines; the Canfield games
+that stopped on an illegal move; and the leak check."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def test_the_files_checked_are_every_bundled_ruleset_example_and_fixture_that_pl
     assert {f"rulesets/{p.name}" for p in (ROOT / "rulesets").glob("*.yaml")} <= names
     assert {f"examples/{p.name}" for p in (ROOT / "examples").glob("*.yaml")} <= names
     assert _name(CLOCK) in names and "tests/fixtures/hidden/peek.yaml" in names
-    assert not any(name.startswith("tests/fixtures/broken/") for name in names)
+    assert not any(name.startswith(("tests/fixtures/broken/", "tests/fixtures/native/")) for name in names)
 
 
 @pytest.mark.parametrize("kind", BOT_KINDS)
