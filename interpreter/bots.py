@@ -13,6 +13,14 @@ on every machine for the same seeds. A bot decides from what its seat may see: t
 legal moves offered to it, and copies of the game in which every card it cannot see
 has been dealt anew at random (`Game.determinize`). Parameters are given by name
 (`make_bot("ismcts", seed, iterations=500)`, `--seat 2=ismcts:iterations=500`).
+
+A bot chooses among the moves the game offers its seat, never among a copy's: a move the copy
+offers but the game does not is never chosen. Where a ruleset lets a move's legality hang on a card
+the seat cannot see (`cardrules validate` warns), a copy may lack one of the game's moves; that
+move is still a candidate, valued as if it left the copy as it is (`greedy`: a gain of 0;
+`montecarlo` and `ismcts`: a playout from the copy's position without it). Such a value gives no
+hidden card away, and costs no random draw, so where the copy offers every move the bots decide
+as they would without the rule.
 """
 
 from __future__ import annotations
@@ -59,19 +67,30 @@ class GreedyBot:
 
     def choose(self, game: Game) -> Move:
         player = game.current_player
+        moves = game.legal_moves()
         trial = game.determinize(player, self.rng)  # the cards this seat cannot see, guessed
         before = trial.evaluation(player)
         best: list[Move] = []
         best_gain = None
-        for move in trial.legal_moves():
-            trial.apply(move)
-            gain = trial.evaluation(player) - before
-            trial.undo()
+        for move, mine in zip(moves, offered_in(trial, moves)):
+            if mine is None:  # the copy lacks it: valued as leaving the copy as it is
+                gain = 0
+            else:
+                trial.apply(mine)
+                gain = trial.evaluation(player) - before
+                trial.undo()
             if best_gain is None or gain > best_gain:
                 best, best_gain = [move], gain
             elif gain == best_gain:
                 best.append(move)
         return self.rng.choice(best)
+
+
+def offered_in(trial: Game, moves: list[Move]) -> list[Move | None]:
+    """Each of `moves` (the game's legal moves for the seat to act) as `trial`, a copy of the game
+    (`Game.determinize`), offers it, or None where the copy does not offer it."""
+    by_key = {move.key(): move for move in trial.legal_moves()}
+    return [by_key.get(move.key()) for move in moves]
 
 
 # The hint (`suggest_move`): moves looked at, at most, over all its imagined deals, and how many deals.
@@ -250,7 +269,9 @@ class MonteCarloBot:
             ends = []
             for _ in range(per_move):
                 trial = game.determinize(seat, self.rng)
-                trial.apply(_same_move(trial, move))
+                mine = offered_in(trial, [move])[0]
+                if mine is not None:  # else played out from the copy as it is
+                    trial.apply(mine)
                 _playout(trial, self.rng, self.depth)
                 scale.value(trial, seat)  # widen the scale before any mean is taken
                 ends.append(trial)
@@ -301,24 +322,34 @@ class IsmctsBot:
             trial = game.determinize(seat, self.rng)
             node, path = root, [root]
             while not trial.is_over:
-                options = trial.legal_moves()
+                # At the root, the game's moves (each as the copy offers it, None where it does not);
+                # below, the copy's.
+                at_root = node is root
+                options = moves if at_root else trial.legal_moves()
                 if not options:
                     break
-                untried = [m for m in options if m.key() not in node.children]
+                playable = offered_in(trial, moves) if at_root else options
+                untried = [i for i, m in enumerate(options) if m.key() not in node.children]
                 if untried:
-                    move = self.rng.choice(untried)
+                    index = self.rng.choice(untried)
+                    move = options[index]
                     child = _Node(move.key(), trial.current_player)
                     node.children[move.key()] = child
-                    trial.apply(move)
                     path.append(child)
+                    mine = playable[index]
+                    if mine is not None:  # else played out from the copy as it is
+                        trial.apply(mine)
                     break
                 children = [node.children[m.key()] for m in options]
                 for child in children:
                     child.available += 1
                 chosen = max(range(len(options)), key=lambda i: self._ucb(children[i]))
-                trial.apply(options[chosen])
                 node = children[chosen]
                 path.append(node)
+                mine = playable[chosen]
+                if mine is None:  # the copy lacks the game's move: played out from the copy as it is
+                    break
+                trial.apply(mine)
             _playout(trial, self.rng, self.depth)
             for visited in path[1:]:
                 visited.visits += 1
@@ -334,14 +365,6 @@ class IsmctsBot:
         if node.visits == 0:
             return math.inf
         return node.reward / node.visits + self.exploration * math.sqrt(math.log(max(node.available, 1)) / node.visits)
-
-
-def _same_move(game: Game, move: Move) -> Move:
-    """`move` as a legal move of `game` (a copy of the game it was offered in)."""
-    for candidate in game.legal_moves():
-        if candidate == move:
-            return candidate
-    raise ValueError(f"{move} is not legal in the copy")  # pragma: no cover - a copy keeps the seat's moves
 
 
 @dataclass(frozen=True)

@@ -412,10 +412,13 @@ def solve(
 def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bundled names."),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
-    """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col."""
+    """Check rulesets (or deck files): YAML, schema, expressions and names. Errors show file:line:col.
+    Warns (at the move) when a short random play finds a move whose legality hangs on cards its seat cannot see."""
     import gc
 
     from .decks import load_deck
+    from .errors import RulesetWarning
+    from .leaks import find_leaks
     from .ruleset import check_ruleset
     from .source import is_file
 
@@ -440,8 +443,9 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
         note = _borrowed_name_note(rules)
         if note:
             typer.echo(printable(note))
-        for warning in rules.warnings:  # what the ruleset writes that the engine does not use
-            typer.echo("warning: " + format_error(warning), err=True)
+        # What the ruleset writes that the engine does not use, and moves that give hidden cards away.
+        for warning in [*rules.warnings, *(RulesetWarning(leak.message(), leak.pos) for leak in find_leaks(rules))]:
+            _report(RulesetWarning(f"warning: {warning.message}", warning.pos))
     if failed:
         raise typer.Exit(1)
 

@@ -10,9 +10,10 @@ greedy: Numba then leaves the greedy bot out of what it compiles (a branch on `W
 decided by the argument's type), which spares random playouts some 4 CPU-seconds of compiling.
 
 `greedy_choose` is `GreedyBot.choose` on the state arrays: the position copied, the cards the seat
-cannot see dealt anew on the copy (`determinize`: `Game.determinize`), each of the copy's legal moves
-tried on a copy of it (as the solver's search keeps a stack of copies, so no undo), and the moves
-whose gain of the seat's evaluation is the highest drawn among. Which cards a seat sees is the
+cannot see dealt anew on the copy (`determinize`: `Game.determinize`), each of the game's legal moves
+that the copy offers tried on a copy of it (as the solver's search keeps a stack of copies, so no
+undo), one the copy lacks counted as a gain of 0, and the moves whose gain of the seat's evaluation
+is the highest drawn among: always one of the game's moves. Which cards a seat sees is the
 compiled `sees` (the blind picks' rule, which reads what each seat knows of cards it cannot see,
 `State.known`, kept after the faces in U where the ruleset keeps it).
 """
@@ -85,48 +86,50 @@ def determinize(C, N, U, M, seat, MT):
 
 
 @njit(cache=True)
-def greedy_choose(C, N, U, V, O, M, MT, W):
-    """`bots.GreedyBot.choose` for the seat to act (M[10]), with its Mersenne Twister MT, in the
-    arrays W (greedy_work): the action of the seat's determinized copy whose gain of the seat's
-    evaluation is the highest, drawn among equals."""
+def greedy_choose(C, N, U, V, O, M, out, cnt, MT, W):
+    """`bots.GreedyBot.choose` for the seat to act (M[10]) among its legal moves out[:cnt], with its
+    Mersenne Twister MT, in the arrays W (greedy_work): the move whose gain of the seat's evaluation
+    on the seat's determinized copy is the highest, drawn among equals. A move the copy does not
+    offer gains 0 (it leaves the copy as it is); a move only the copy offers is never chosen."""
     TC, TN, TU, TV, TM, TOUT, C2, N2, U2, V2, M2, OUT2, BEST, CK, BK, KEY, MC, TMP = W
     seat = M[10]
     copy_position(C, N, U, V, M, TC, TN, TU, TV, TM)
     determinize(TC, TN, TU, TM, seat, MT)
-    cnt = legal(TC, TN, TU, TV, O, TM, TOUT)
-    if cnt < 0:
+    tcnt = legal(TC, TN, TU, TV, O, TM, TOUT)
+    if tcnt < 0:
         raise Stop("too many legal moves")
     before = evaluation(TC, TN, TU, TV, O, TM, seat)
     found = 0
-    best_gain = 0
+    best_gain = sub(before, before)
     for i in range(cnt):
-        copy_position(TC, TN, TU, TV, TM, C2, N2, U2, V2, M2)
-        OUT2[:cnt] = TOUT[:cnt]  # the copy's moves, as a step reads them (end.cycle)
-        step(C2, N2, U2, V2, O, M2, OUT2, cnt, CK, BK, KEY, MC, TMP, TOUT[i])
-        gain = sub(evaluation(C2, N2, U2, V2, O, M2, seat), before)
+        a = out[i]
+        offered = False
+        for j in range(tcnt):
+            if TOUT[j] == a:
+                offered = True
+                break
+        gain = sub(before, before)
+        if offered:
+            copy_position(TC, TN, TU, TV, TM, C2, N2, U2, V2, M2)
+            OUT2[:tcnt] = TOUT[:tcnt]  # the copy's moves, as a step reads them (end.cycle)
+            step(C2, N2, U2, V2, O, M2, OUT2, tcnt, CK, BK, KEY, MC, TMP, a)
+            gain = sub(evaluation(C2, N2, U2, V2, O, M2, seat), before)
         if found == 0 or gain > best_gain:
             found = 0
             best_gain = gain
         if gain == best_gain:
-            BEST[found] = TOUT[i]
+            BEST[found] = a
             found += 1
-    if found == 0:
-        raise Stop("the determinized copy offers no move")
     return BEST[randbelow(MT, found)]
 
 
 @njit(cache=True)
 def choose_action(C, N, U, V, O, M, out, cnt, MT, kind, W):
-    """The move of the seat to act (M[10]) among out[:cnt], as bots.RandomBot (kind RANDOM_SEAT) or
-    bots.GreedyBot (GREEDY_SEAT) with the seat's Mersenne Twister MT chooses it. A greedy move is
-    the determinized copy's: one the game does not offer stops, and Python says why (`Game.apply`)."""
+    """The move of the seat to act (M[10]) among out[:cnt] (cnt > 0), as bots.RandomBot (kind
+    RANDOM_SEAT) or bots.GreedyBot (GREEDY_SEAT) with the seat's Mersenne Twister MT chooses it."""
     if W is None:  # no greedy seat (decided when compiled)
         return out[randbelow(MT, cnt)]
     if kind == RANDOM_SEAT:
         return out[randbelow(MT, cnt)]
-    a = greedy_choose(C, N, U, V, O, M, MT, W)
-    for i in range(cnt):
-        if out[i] == a:
-            return a
-    raise Stop("the move chosen on the determinized copy is not legal")
+    return greedy_choose(C, N, U, V, O, M, out, cnt, MT, W)
 '''

@@ -212,9 +212,20 @@ def _leaders(game: Game) -> tuple[int, ...]:
 
 
 def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
-    """Play game `index` of the plan to its end and record it."""
-    if plan.engine == "native":
-        return _play_native(rules, plan, index)
+    """Play game `index` of the plan to its end and record it. An error of the ruleset met on the
+    way says which game it stopped (its seed, to play it again with `cardrules play`)."""
+    try:
+        if plan.engine == "native":
+            return _play_native(rules, plan, index)
+        return _play_python(rules, plan, index)
+    except CardrulesError as error:
+        error.message = f"game {index + 1} of the run (seed {plan.game_seed(index)}): {error.message}"
+        error.args = (error.message, *error.args[1:])  # as a worker process passes it on
+        raise
+
+
+def _play_python(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
+    """Game `index` played by the Python backend."""
     seed = plan.game_seed(index)
     game = rules.new_game(seed=seed, players=plan.players)
     tally = [0, 0, 0]
@@ -290,7 +301,7 @@ def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
         scores = tuple(position.score(p) for p in range(game.players))
         winners = position.winners()
     except NativeStop:
-        return play_game(rules, replace(plan, engine="python"), index)
+        return _play_python(rules, replace(plan, engine="python"), index)
     moves = position.moves
     lead_changes = comeback = None
     if game.players > 1:

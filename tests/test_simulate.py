@@ -16,6 +16,7 @@ from cardrules import load_ruleset
 from cardrules.bots import make_bot, seat_seed
 from cardrules.scheduler import simulate
 from cardrules.simulate import batches, prepare, run_games, simulate_command, simulate_games, summarize, wilson
+from conftest import ROOT
 
 
 def command(*, ruleset: str, games: int, **kwargs: Any) -> tuple[int, str, str]:
@@ -291,6 +292,19 @@ def test_missing_extras_are_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     code, _, err = command(ruleset="ten-bucks", games=2, plots=tmp_path / "charts")
     assert code == 1 and "pip install 'cardrules[plots]'" in err
     assert not (tmp_path / "charts").exists()
+
+
+def test_an_error_of_the_ruleset_in_a_game_names_the_game_and_its_seed(tmp_path: Path) -> None:
+    # A move's condition divides by zero once the stock is down to 20 cards: every game stops there.
+    text = (ROOT / "tests" / "fixtures" / "mini.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "fails.yaml"
+    assert 'when: "fits(card, dst)"' in text
+    path.write_text(text.replace('when: "fits(card, dst)"', 'when: "fits(card, dst) and 10 % (size(stock) - 20) >= 0"'),
+                    encoding="utf-8")
+    code, stdout, err = command(ruleset=str(path), games=3, seed=5, seat=["1=random"])
+    assert code == 1 and stdout == ""
+    assert "game 1 of the run (seed 5): " in err and "division by zero" in err
+    assert "Traceback" not in err
 
 
 def test_an_unwritable_output_is_an_error(tmp_path: Path) -> None:
