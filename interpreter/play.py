@@ -7,7 +7,7 @@ When standard input is not a terminal the same commands are read one per line, s
 games can be scripted; an unknown command or illegal move there stops with an error
 naming the input line.
 
-At a terminal, in a game of several seats, a human's turn with one legal move (Ten Bucks'
+At a terminal, in a game of several seats, a human's turn with one legal move (a lone
 `pass`) is played for them after a one-line notice (`4. seat 2: pass (your only move)`)
 instead of asking; a script still gives every move. The table is drawn in place (the screen
 cleared, the moves since the last drawing recalled above it); piped output scrolls.
@@ -318,8 +318,8 @@ class Session:
             raise ScriptError(f"<stdin>:{self.line_no}: {message}")
 
     def _lone_move(self) -> Move | None:
-        """At a terminal, in a game of several seats: the human seat to play's one legal move (Ten
-        Bucks' `pass`), to be played for it after a one-line notice instead of asking; None when
+        """At a terminal, in a game of several seats: the human seat to play's one legal move (a
+        lone `pass`), to be played for it after a one-line notice instead of asking; None when
         there is a choice, when input is scripted (a script gives every move), in a game of one seat
         (where a lone `draw` may come round again and again), or after `MAX_LONE_RUN` in a row."""
         game = self.game
@@ -514,7 +514,7 @@ Commands:
   show            draw the table again
   help            this text
   quit            stop the game
-A move someone else's move has made impossible meanwhile is refused ("too late")."""
+A move that another seat's move has made impossible is refused ("too late")."""
 
 def help_text(template: str, game: Game) -> Text:
     """A help text (`HELP`, `REALTIME_HELP`) with its example move taken from the game at hand:

@@ -51,8 +51,8 @@ def _visible(game: Game, pile: int, card: int, player: int | None) -> int | None
 
 def _deck_order(deck: Any) -> tuple[int, ...] | None:
     """Each card's place in the deck's own order, card id by card id: by suit in the order the deck
-    file first lists the suits, then by rank in the order it first lists the ranks (so `standard-52`
-    sorts clubs, diamonds, hearts, spades, each Ace to King). None when the deck's cards have no
+    file first lists the suits, then by rank in the order it first lists the ranks (a deck listing
+    `each: {suit: [clubs, ...], rank: [1, ..., 13]}` sorts clubs first, each Ace to King). None when the deck's cards have no
     `suit` and `rank` (a deck of bills): such a deck gives no order and hands keep the dealt one."""
     if "suit" not in deck.attributes or "rank" not in deck.attributes:
         return None
