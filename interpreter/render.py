@@ -49,7 +49,23 @@ def _visible(game: Game, pile: int, card: int, player: int | None) -> int | None
     return card if game.visible(card, pile, player) else None
 
 
+_DECK_ORDERS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}  # id(deck) -> (the deck, its order)
+MAX_DECK_ORDERS = 16  # the decks whose order is kept (a deck is immutable, but not hashable)
+
+
 def _deck_order(deck: Any) -> tuple[int, ...] | None:
+    """The order `_deck_orders` works out for `deck`, kept for the last few decks drawn."""
+    kept = _DECK_ORDERS.get(id(deck))
+    if kept is not None and kept[0] is deck:
+        return kept[1]
+    if len(_DECK_ORDERS) >= MAX_DECK_ORDERS:
+        _DECK_ORDERS.clear()
+    order = _deck_orders(deck)
+    _DECK_ORDERS[id(deck)] = (deck, order)
+    return order
+
+
+def _deck_orders(deck: Any) -> tuple[int, ...] | None:
     """Each card's place in the deck's own order, card id by card id: by suit in the order the deck
     file first lists the suits, then by rank in the order it first lists the ranks (a deck listing
     `each: {suit: [clubs, ...], rank: [1, ..., 13]}` sorts clubs first, each Ace to King). None when the deck's cards have no
