@@ -160,6 +160,19 @@ def test_why_a_move_is_not_legal_fits_the_console_with_the_carets_in_place() -> 
     assert drawn("\n".join(lines)) == lines  # the console wraps none of it
 
 
+def test_a_long_condition_is_cut_to_80_columns_with_the_carets_under_its_false_part() -> None:
+    game = load_ruleset("canfield").new_game(seed=2)
+    error = IllegalMoveError("'t4>t2' is not a legal move now")
+    part = "below(top(t).rank) == c.rank"
+    wide = why_not(game, "t4>t2", 0, error, 200).splitlines()
+    assert max(map(len, wide)) > 80  # the whole condition, on a wide console
+    caret_checked(wide, part, 200)
+    lines = why_not(game, "t4>t2", 0, error, 80).splitlines()
+    caret_checked(lines, part, 80)
+    assert "..." in lines[-3] and lines[-1].strip() == "is false: below(top(t).rank) is 4, c.rank is 8 (as empty(t) is false)"
+    assert drawn("\n".join(lines)) == lines  # the console wraps none of it
+
+
 def test_an_illegal_move_at_an_80_column_terminal_keeps_its_carets_under_the_part() -> None:
     game = load_ruleset("ten-bucks").new_game(seed=3)
     out = io.StringIO()
