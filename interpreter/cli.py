@@ -164,7 +164,7 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
 
     from rich.text import Text
 
-    from . import saves, store
+    from . import render, saves, store
     from .bots import make_bot, seat_seed
     from .play import SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous
     from .play import save_persistent, summary, timed_summary
@@ -218,7 +218,7 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
                     else f"  seed {seed if seed is not None else '-'}")
         for name, value in rules.option_values.items():
             head.append(f"  {name}={_option_text(value)}")
-        console.print(head)
+        console.print(render.packed(head, "  "))  # at a narrow terminal: wrapped between its parts
         notice = _hot_seat_notice(game.players, seats, set(specs))
         if notice is not None:
             console.print(Text(notice, style="bold"))
@@ -285,12 +285,13 @@ def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) 
     from rich.text import Text
 
     from .play import count_result, results_text
+    from .render import PackedLine
     from .saves import options_key
 
     record = count_result(game, humans[0])
     if not quiet:
-        console.print(Text(f"{shown_title(game.rules.title)} ({options_key(game.rules, game.players)}): ",
-                           style="dim").append_text(results_text(record)))
+        title = Text(f"{shown_title(game.rules.title)} ({options_key(game.rules, game.players)}):", style="dim")
+        console.print(PackedLine([title, results_text(record)], " "))  # narrow: on two lines, each whole
 
 
 def _resume(ruleset: str, search_path: tuple[Path, ...], held: ExitStack) -> tuple[SavedGame, Ruleset, Game]:

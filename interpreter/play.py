@@ -393,7 +393,7 @@ class Session:
                 self.console.print(entry)
         if not self.quiet and self.saved_to is None:
             self.console.print(render.render_table(game, self.public))
-            self.console.print(render.outcome_text(game))
+            self.console.print(render.packed(render.outcome_text(game)))
 
 
 # -- seats: a kind and its parameters -----------------------------------------------------
@@ -743,7 +743,7 @@ class RealtimeSession:
         if not self.quiet:
             self.console.print()
             self.console.print(render.render_seats_table(game, None))
-            self.console.print(render.outcome_text(game))
+            self.console.print(render.packed(render.outcome_text(game)))
             self.console.print(stats_text(game, self.scheduler, self.simulated))
 
     def command(self, line: str) -> bool:
@@ -977,7 +977,7 @@ def play_simultaneous(game: Game, seats: dict[int, Bot | None], specs: dict[int,
         scheduler = simulate(game, agents, seed, speeds)
         if not quiet:
             console.print(render.render_seats_table(game, None))
-            console.print(render.outcome_text(game))
+            console.print(render.packed(render.outcome_text(game)))
             console.print(stats_text(game, scheduler))
         return scheduler, True
     if stdin.isatty():

@@ -274,38 +274,34 @@ def _seat_line(game: Game, zones: list[str], player: int | None, seat: int) -> T
 
 
 def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: int | None = None) -> list[Any]:
-    """The rows of `layout` as `player` sees them; with `seat`, only that seat's piles of per-player zones."""
+    """The rows of `layout` as `player` sees them; with `seat`, only that seat's piles of per-player zones.
+    Piles drawn side by side wrap between piles, never inside one (`PackedLine`)."""
     rules = game.rules
     parts: list[Any] = []
     for row in layout:
-        line = Text()
+        line: list[Text] = []  # the piles side by side so far
+
+        def flush() -> None:
+            if line:
+                parts.append(PackedLine(list(line)))
+                line.clear()
         for zone in row:
             spec = rules.zones[zone]
             piles = _shown_piles(game, zone, seat)
             if spec.show == "column":
-                if line.plain:
-                    parts.append(line)
-                    line = Text()
+                flush()
                 parts.append(_column_table(game, zone, player, piles))
                 continue
             if any(rules.cover[p] for p in piles):  # piles lying on others (`covered_by`): level by level
-                if line.plain:
-                    parts.append(line)
-                    line = Text()
+                flush()
                 parts.extend(_covering_lines(game, zone, piles, player))
                 continue
             if spec.show == "row":  # each pile on a line of its own, every card shown
-                if line.plain:
-                    parts.append(line)
-                    line = Text()
+                flush()
                 parts.extend(_row_line(game, zone, pile, player) for pile in piles)
                 continue
-            for pile in piles:
-                if line.plain:
-                    line.append("   ")
-                line.append_text(_pile_line(game, zone, pile, player))
-        if line.plain:
-            parts.append(line)
+            line.extend(_pile_line(game, zone, pile, player) for pile in piles)
+        flush()
         parts.append(Text(""))
     return parts
 
@@ -322,6 +318,7 @@ class PackedLine:
         line = Text()
         for part in self.parts:
             if line.cell_len and line.cell_len + len(self.gap) + part.cell_len > width:
+                line.truncate(width, overflow="ellipsis")
                 yield line
                 line = Text()
             elif line.cell_len:
@@ -329,6 +326,11 @@ class PackedLine:
             line.append_text(part)
         line.truncate(width, overflow="ellipsis")
         yield line
+
+
+def packed(text: Text, gap: str = "   ") -> PackedLine:
+    """A one-line text whose parts are set `gap` apart (`outcome_text`), to wrap between them."""
+    return PackedLine([part for part in text.split(gap, allow_blank=False)], gap)
 
 
 def status_parts(game: Game, player: int | None = 0) -> list[Text]:

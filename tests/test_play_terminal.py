@@ -11,13 +11,17 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
+from rich.text import Text
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset, render
@@ -125,6 +129,41 @@ def test_the_status_line_wraps_between_its_parts() -> None:
     assert max(map(len, lines)) <= 80 and "   ".join(lines) == whole
     assert lines[-1].startswith("Bags: ") and lines[-1].endswith("seat 1 to play")
     assert drawn(render.render_table(game, 0), width=200)[-1].rstrip() == whole  # room enough: one line
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="ab♥$()/1", min_size=1, max_size=30), min_size=1, max_size=12),
+       st.integers(min_value=20, max_value=120))
+def test_a_packed_line_wraps_between_its_parts_only(parts: list[str], width: int) -> None:
+    texts = [Text(part.replace(" ", "")) for part in parts]
+    lines = [line.rstrip() for line in drawn(render.PackedLine(texts), width)]
+    assert all(len(line) <= width for line in lines)
+    kept = [part for line in lines for part in line.split("   ")]
+    assert len(kept) == len(texts)
+    for shown, text in zip(kept, texts):  # every part whole on one line; one wider than the console cut short
+        assert shown == text.plain if len(text.plain) <= width else shown == text.plain[:width - 1] + "…"
+
+
+def test_rows_of_piles_the_outcome_and_the_title_wrap_between_their_parts() -> None:
+    rules = load_ruleset("ten-bucks-expansions")
+    game = rules.new_game(seed=2, players=5)
+    rng = random.Random(2)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_moves()))
+    pile = re.compile(r"^\S+ (\S+( \(\d+\))?|\[  \])$")  # `c3@4 $3 (2)`, `c5@1 $4/5`, `s1 [  ]`
+    row = [line for line in drawn(render.render_table(game, None)) if line.startswith("c")]
+    assert len(row) > 1  # the claimed bills of five seats: too many piles for one line
+    assert all(pile.match(part) for line in row for part in line.rstrip().split("   "))
+    outcome = render.outcome_text(game).plain
+    told = [line.rstrip() for line in drawn(render.packed(render.outcome_text(game)), 60)]
+    assert len(outcome) > 60 and len(told) > 1 and max(map(len, told)) <= 60
+    assert "   ".join(told) == outcome  # cut only where its parts meet
+    result = run("play", "ten-bucks-expansions", "--players", "5", *[f"--seat={s}=random" for s in "12345"],
+                 "--seed", "2")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Ten Bucks with Wild Wagers, Zero Risk and Bad Investment  seed: shown at the end"
+    assert lines[1] == "copies=6  wilds=4  zeros=12  weird=2"
 
 
 # -- the explanation's carets under the right characters ---------------------------------------
