@@ -23,6 +23,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from .decks import Deck
 from .engine import Game, Move
 from .movegen import BLIND
 
@@ -49,36 +50,36 @@ def _visible(game: Game, pile: int, card: int, player: int | None) -> int | None
     return card if game.visible(card, pile, player) else None
 
 
-_DECK_ORDERS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}  # id(deck) -> (the deck, its order)
+_DECK_ORDERS: dict[int, tuple[Deck, tuple[int, ...] | None]] = {}  # id(deck) -> (the deck, its order)
 MAX_DECK_ORDERS = 16  # the decks whose order is kept (a deck is immutable, but not hashable)
 
 
-def _deck_order(deck: Any) -> tuple[int, ...] | None:
-    """The order `_deck_orders` works out for `deck`, kept for the last few decks drawn."""
+def _deck_order(deck: Deck) -> tuple[int, ...] | None:
+    """The order `_suit_rank_order` works out for `deck`, kept for the last few decks drawn."""
     kept = _DECK_ORDERS.get(id(deck))
     if kept is not None and kept[0] is deck:
         return kept[1]
     if len(_DECK_ORDERS) >= MAX_DECK_ORDERS:
         _DECK_ORDERS.clear()
-    order = _deck_orders(deck)
+    order = _suit_rank_order(deck)
     _DECK_ORDERS[id(deck)] = (deck, order)
     return order
 
 
-def _deck_orders(deck: Any) -> tuple[int, ...] | None:
-    """Each card's place in the deck's own order, card id by card id: by suit in the order the deck
-    file first lists the suits, then by rank in the order it first lists the ranks (a deck listing
-    `each: {suit: [clubs, ...], rank: [1, ..., 13]}` sorts clubs first, each Ace to King). None when the deck's cards have no
-    `suit` and `rank` (a deck of bills): such a deck gives no order and hands keep the dealt one."""
+def _suit_rank_order(deck: Deck) -> tuple[int, ...] | None:
+    """Each card's place in the deck's own order, card id by card id: by suit in the order the
+    deck file first lists the suits, then by rank in the order it first lists the ranks (a deck
+    of `each: {suit: [clubs, ...], rank: [1, ..., 13]}` sorts clubs first, each Ace to King).
+    None when the deck's cards have no `suit` and `rank` (a deck of bills): such a deck gives no
+    order, and hands keep the dealt one."""
     if "suit" not in deck.attributes or "rank" not in deck.attributes:
         return None
-    places: dict[str, dict[Any, int]] = {"suit": {}, "rank": {}}
+    places: dict[str, dict[str, int]] = {"suit": {}, "rank": {}}
     for card in deck.cards:
         for attribute, seen in places.items():
-            value = card.get(attribute)
-            key = repr(value)  # a list-valued attribute is not hashable; its text is
-            seen.setdefault(key, len(seen))
-    return tuple(places["suit"][repr(card.get("suit"))] * len(places["rank"]) + places["rank"][repr(card.get("rank"))]
+            seen.setdefault(repr(card.get(attribute)), len(seen))  # by its text: a list is not hashable
+    ranks = len(places["rank"])
+    return tuple(places["suit"][repr(card.get("suit"))] * ranks + places["rank"][repr(card.get("rank"))]
                  for card in deck.cards)
 
 
