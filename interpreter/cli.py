@@ -93,9 +93,39 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     return load(name_or_path, options, search_path)
 
 
+MAX_COMPLETIONS = 200  # the most names a tab completion offers (a folder of many files)
+
+
+def complete_ruleset(incomplete: str) -> list[str]:
+    """Tab completion of a RULESET argument: the bundled rulesets' names, then the `.yaml` files and
+    the folders under the path typed so far (`examples/sn` -> `examples/snap.yaml`)."""
+    from .resources import rulesets_dir
+
+    names = sorted(path.stem for path in rulesets_dir().glob("*.yaml") if path.stem.startswith(incomplete))
+    folder, slash, start = incomplete.rpartition("/")
+    prefix = folder + slash                  # the folder as typed, completed names follow it
+    base = Path(prefix or ".")
+    try:
+        entries = sorted(base.iterdir())[:10 * MAX_COMPLETIONS]
+    except OSError:  # no such folder, or one that may not be read
+        entries = []
+    for entry in entries:
+        if not entry.name.startswith(start) or (entry.name.startswith(".") and not start.startswith(".")):
+            continue
+        try:
+            if entry.is_dir():
+                names.append(f"{prefix}{entry.name}/")
+            elif entry.suffix in (".yaml", ".yml"):
+                names.append(f"{prefix}{entry.name}")
+        except OSError:
+            continue
+    return names[:MAX_COMPLETIONS]
+
+
 @app.command()
 def play(
-    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`).",
+                                  autocompletion=complete_ruleset),
     seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen and shown "
                                        "otherwise: at the end in games of several seats with hidden cards)."),
     deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="A deal file: card codes, top of the deck first."),
@@ -134,7 +164,7 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
 
     from rich.text import Text
 
-    from . import saves, store
+    from . import render, saves, store
     from .bots import make_bot, seat_seed
     from .play import SeatError, SeatSpec, Session, check_seats, parse_seat, play_simultaneous
     from .play import save_persistent, summary, timed_summary
@@ -188,7 +218,10 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
                     else f"  seed {seed if seed is not None else '-'}")
         for name, value in rules.option_values.items():
             head.append(f"  {name}={_option_text(value)}")
-        console.print(head)
+        console.print(render.packed(head, "  "))  # at a narrow terminal: wrapped between its parts
+        notice = _hot_seat_notice(game.players, seats, set(specs))
+        if notice is not None:
+            console.print(Text(notice, style="bold"))
     if rules.simultaneous:  # every seat plays at once: on a clock
         try:
             scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,
@@ -229,6 +262,21 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
         print(json.dumps(summary(game, seed, kinds), indent=2))
 
 
+def _hot_seat_notice(players: int, seats: dict[int, Any], given: set[int]) -> str | None:
+    """Said before a game where a seat `--seat` did not name is human besides another: those
+    seats share this terminal, in turn (hot seat). Seats not given are human (so `--seat 2=random`
+    in a three-seat game leaves seats 1 and 3 to humans), and the line says how to make one a bot.
+    None when no such seat is left to surprise anyone (one human, or every human seat given)."""
+    humans = [s for s in range(players) if seats.get(s) is None]
+    unnamed = [s for s in humans if s not in given]
+    if len(humans) < 2 or not unnamed:
+        return None
+    listed = ", ".join(str(s + 1) for s in humans[:-1]) + f" and {humans[-1] + 1}"
+    last = unnamed[-1] + 1
+    return (f"Hot seat: seats {listed} are human and take turns at this terminal.\n"
+            f"(A seat not given with --seat is human; --seat {last}=greedy makes seat {last} a bot.)")
+
+
 def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) -> None:
     """Count a game one human played, once it has ended or been quit after a move (`cardrules
     stats`), and show the options' figures as they now stand."""
@@ -237,12 +285,13 @@ def _count_result(console: Console, game: Game, humans: list[int], quiet: bool) 
     from rich.text import Text
 
     from .play import count_result, results_text
+    from .render import PackedLine
     from .saves import options_key
 
     record = count_result(game, humans[0])
     if not quiet:
-        console.print(Text(f"{shown_title(game.rules.title)} ({options_key(game.rules, game.players)}): ",
-                           style="dim").append_text(results_text(record)))
+        title = Text(f"{shown_title(game.rules.title)} ({options_key(game.rules, game.players)}):", style="dim")
+        console.print(PackedLine([title, results_text(record)], " "))  # narrow: on two lines, each whole
 
 
 def _resume(ruleset: str, search_path: tuple[Path, ...], held: ExitStack) -> tuple[SavedGame, Ruleset, Game]:
@@ -367,7 +416,8 @@ SOLVE_HELP = (
 
 @app.command(help=SOLVE_HELP)
 def solve(
-    ruleset: str = typer.Argument(..., help="A one-player ruleset file, or the name of a bundled ruleset."),
+    ruleset: str = typer.Argument(..., help="A one-player ruleset file, or the name of a bundled ruleset.",
+                                  autocompletion=complete_ruleset),
     seed: Optional[int] = typer.Option(None, "--seed", help="Solve the deal of this seed."),
     deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="Solve this deal file (card codes, top of the deck first)."),
     option: List[str] = _ruleset_option(),
@@ -513,7 +563,8 @@ def list_rulesets() -> None:
 
 @app.command("rules")
 def rules_text(
-    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`)."),
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`).",
+                                  autocompletion=complete_ruleset),
     option: list[str] = _ruleset_option(),  # noqa: B008 - as every command takes it
     output_format: str = typer.Option("text", "--format", metavar="text|markdown", help="text (wrapped to the terminal) or markdown."),
     width: int | None = typer.Option(None, "--width", min=30, help="Wrap text at this many columns (default: "
@@ -551,7 +602,8 @@ def schema(deck: bool = typer.Option(False, "--deck", help="Print the deck file 
 
 
 @app.command()
-def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset (its name, or its file)."),
+def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset (its name, or its file).",
+                                  autocompletion=complete_ruleset),
           as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
           forget: bool = typer.Option(False, "--reset", help="Forget the ruleset's statistics."),
           search_path: List[Path] = _search_path_option(),
@@ -599,7 +651,8 @@ def stats(ruleset: Optional[str] = typer.Argument(None, help="Only this ruleset 
 
 
 @app.command()
-def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget."),
+def reset(ruleset: str = typer.Argument(..., help="The ruleset whose saved values to forget.",
+                                  autocompletion=complete_ruleset),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
     """Forget a ruleset's values kept between games (for example the cumulative Vegas balance)."""

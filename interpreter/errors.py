@@ -139,11 +139,16 @@ def first_control(text: str) -> int:
     return -1
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`did you mean 'tableau'? ` for the closest of `known` to `name`; empty if none is close."""
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
 def unknown(what: str, name: str, known: Iterable[str], heading: str | None = None) -> str:
     """`unknown zone 'tablaeu' (did you mean 'tableau'? zones: stock, waste, ...)`."""
     known = sorted(set(known))
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'? " if close else ""
+    hint = did_you_mean(name, known)
     listing = f"{heading or what + 's'}: {', '.join(known) if known else 'none'}"
     return f"unknown {what} '{name}' ({hint}{listing})"
 

@@ -80,18 +80,27 @@ class Marked:
     pos: SourcePos | None    # where the marked part is written
     note: str                # what is wrong with it ("is false: ...")
 
-    def lines(self) -> list[str]:
-        """Three lines: where and what, the expression (around the part), a caret line under the part."""
+    def lines(self, width: int | None = None) -> list[str]:
+        """Three lines: where and what, the expression (around the part), a caret line under the part.
+        The expression and caret lines fit in `width` characters (the expression is cut to a window
+        around the part; a note that would not fit after the carets goes on a line of its own)."""
         where = f"{Path(self.pos.path).name}:{self.pos.line}:{self.pos.col}: " if self.pos is not None else ""
         text, start, end = self.text.replace("\n", " "), self.start, self.end
-        if len(text) > WIDTH:  # a window around the part
-            left = max(0, min(start - 10, len(text) - WIDTH))
-            cut = text[left:left + WIDTH]
+        # The window's width: WIDTH, or what `width` leaves after the indent and the "..." either side.
+        window = WIDTH if width is None else max(width - 8, 20)
+        if len(printable(text)) > (WIDTH if width is None else width - 2):  # a window around the part
+            left = max(0, min(start - 10, len(text) - window))
+            cut = text[left:left + window]
             prefix = "..." if left else ""
-            text = prefix + cut + ("..." if left + WIDTH < len(text) else "")
-            start, end = start - left + len(prefix), min(end - left, WIDTH) + len(prefix)
-        return [printable(f"{where}{self.label}"), "  " + printable(text),
-                "  " + " " * start + "^" * max(1, end - start) + " " + printable(self.note)]
+            text = prefix + cut + ("..." if left + window < len(text) else "")
+            start, end = start - left + len(prefix), min(end - left, window) + len(prefix)
+        shown = printable(text)
+        end += len(printable(text[:end])) - len(text[:end])  # escapes widen the line
+        start += len(printable(text[:start])) - len(text[:start])
+        carets = "  " + " " * start + "^" * max(1, end - start)
+        note = printable(self.note)
+        tail = [carets + " " + note] if width is None or len(carets) + 1 + len(note) <= width else [carets, "  " + note]
+        return [printable(f"{where}{self.label}"), "  " + shown, *tail]
 
 
 @dataclass(frozen=True)
@@ -104,11 +113,11 @@ class Reason:
     why: str                  # one sentence
     marks: tuple[Marked, ...] = ()
 
-    def lines(self, brief: bool = False) -> list[str]:
+    def lines(self, brief: bool = False, width: int | None = None) -> list[str]:
         head = f"{self.move}" + (f" ({self.help.rstrip('.')})" if self.help and not brief else "")
         out = [printable(f"{head}: {self.why}")]
         for mark in (self.marks[-1:] if brief else self.marks):
-            out.extend("  " + line for line in mark.lines())
+            out.extend("  " + line for line in mark.lines(None if width is None else width - 2))
         return out
 
 
@@ -134,7 +143,9 @@ class Explanation:
             return f"'{shown}' is a legal move now"
         return f"'{shown}' is not a legal move now"
 
-    def lines(self, brief: bool = False) -> list[str]:
+    def lines(self, brief: bool = False, width: int | None = None) -> list[str]:
+        """The explanation line by line (`brief`: as `cardrules play` tells it); the lines that show
+        an expression and the carets under its marked part fit in `width` characters."""
         out = []
         if self.legal:
             written = self.move.text() if self.move is not None else self.text
@@ -144,7 +155,7 @@ class Explanation:
             out.append(printable(self.problem))
         told = self.reasons[:BRIEF_REASONS] if brief else self.reasons
         for reason in told:
-            out.extend(reason.lines(brief))
+            out.extend(reason.lines(brief, width))
         if len(told) < len(self.reasons):
             rest = len(self.reasons) - len(told)
             out.append(f"(and {rest} more move{'s' if rest > 1 else ''} written so: game.explain tells all)")

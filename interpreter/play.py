@@ -7,6 +7,11 @@ When standard input is not a terminal the same commands are read one per line, s
 games can be scripted; an unknown command or illegal move there stops with an error
 naming the input line.
 
+At a terminal, in a game of several seats, a human's turn with one legal move (a lone
+`pass`) is played for them after a one-line notice (`4. seat 2: pass (your only move)`)
+instead of asking; a script still gives every move. The table is drawn in place (the screen
+cleared, the moves since the last drawing recalled above it); piped output scrolls.
+
 Hot seat: with several human seats each human sees only their own view. Before a human
 other than the one last shown is to play, the screen is cleared and that seat is asked
 to take the seat (scripted: a one-line hand-over notice); the moves since that seat last
@@ -39,31 +44,37 @@ from rich.text import Text
 from . import render, saves, store
 from .bots import BOT_KINDS, Bot, BotParameterError, bot_params, make_bot, safe_move, suggest_move
 from .engine import Game, Move
-from .errors import CardrulesError, IllegalMoveError, printable, shown_title
+from .errors import CardrulesError, IllegalMoveError, did_you_mean, printable, shown_title
 from .ruleset import Ruleset
 from .scheduler import DEFAULT_SPEED, Agent, Record, Scheduler, simulate
 
 HELP = """Commands:
   <number>        play the move with that number in the list
   <move text>     play a move by its text, e.g. {example}
-                  (a text that is not a legal move now is answered with the reason)
+                  (a text that is not a legal move now is answered with why)
   undo            take back your last move (and the bots' moves after it)
-  redo            play again what the last undo took back (until another move is made)
+  redo            play again what the last undo took back (until a new move)
   hint            suggest a move
   show            draw the table again
-  save            save the game and stop (resume it with `cardrules play RULESET --resume`)
+  save            save the game and stop (go on later with
+                  `cardrules play RULESET --resume`)
   help            this text
   quit            stop the game (at a terminal: asks whether to save it first)"""
 
+MAX_LONE_RUN = 100  # lone moves played for the humans in a row before one is asked again (a loop of them)
 RECALL = 30  # at most this many moves since a seat last looked are recalled at a hand-over
 
 
-def why_not(game: Game, word: str, seat: int, error: CardrulesError) -> str:
+LINE_WIDTH = 80  # what the texts of play (help, notices) are written to fit, as a terminal's width
+
+
+def why_not(game: Game, word: str, seat: int, error: CardrulesError, width: int = LINE_WIDTH) -> str:
     """What a player is told for a move text that is not legal now: the error, then in a few
-    lines why (`Game.explain`, as the seat may know it)."""
+    lines why (`Game.explain`, as the seat may know it); an expression and the carets under its
+    marked part fit in `width` columns, so the carets stay under it."""
     head = f"{error}; type 'help' for commands"
     try:
-        lines = game.explain(word, seat).lines(brief=True)
+        lines = game.explain(word, seat).lines(brief=True, width=width - 2)
     except CardrulesError as exc:  # a rule that fails while it is explained: said, not raised
         lines = [f"(the reason cannot be told: {exc})"]
     return "\n".join([head, *("  " + line for line in lines)])
@@ -98,6 +109,10 @@ class Session:
     saved_to: Path | None = None            # where the game was saved when the session stopped
     autoplay: bool = False                  # play for the humans the moves their ruleset calls safe (`safe:`)
     auto: set[int] = field(default_factory=set)  # the history indexes of the moves autoplay made
+    play_lone: bool = True                  # at a terminal, play a human's one legal move after a notice
+    lone_run: int = 0                       # lone moves played in a row for the humans (`MAX_LONE_RUN`)
+    fresh_screen: bool = False              # the screen was just cleared (a hand-over): no need to again
+    frame: tuple[int, int] = (0, 0)         # the log entries recalled above the table last drawn (redrawn in place)
 
     @property
     def humans(self) -> list[int]:
@@ -175,7 +190,7 @@ class Session:
                     return moves[index - 1]
                 return game.parse_move(word)
             except IllegalMoveError as exc:
-                self._complain(why_not(game, word, player, exc) if not _is_number(word)
+                self._complain(why_not(game, word, player, exc, self.console.width) if not _is_number(word)
                                else f"{exc}; type 'help' for commands")
 
     def _save(self) -> bool:
@@ -215,6 +230,7 @@ class Session:
                     return False
                 self.console.clear()
                 self._recall(player)
+                self.fresh_screen = True
             elif not self.quiet:
                 self.console.print(f"[bold]-- hand-over: seat {player + 1} to play "
                                    f"(seat {player + 1}'s view only) --[/bold]")
@@ -301,7 +317,31 @@ class Session:
         else:
             raise ScriptError(f"<stdin>:{self.line_no}: {message}")
 
+    def _lone_move(self) -> Move | None:
+        """At a terminal, in a game of several seats: the human seat to play's one legal move (a
+        lone `pass`), to be played for it after a one-line notice instead of asking; None when
+        there is a choice, when input is scripted (a script gives every move), in a game of one seat
+        (where a lone `draw` may come round again and again), or after `MAX_LONE_RUN` in a row."""
+        game = self.game
+        if not (self.interactive and self.play_lone) or game.players < 2 or self.lone_run >= MAX_LONE_RUN:
+            return None
+        moves = game.legal_moves()
+        return moves[0] if len(moves) == 1 else None
+
     def show(self, player: int, moves: list[Move]) -> None:
+        """Draw the table and the moves. At a terminal the table is drawn in place: the screen is
+        cleared first and the moves made since the last drawing (or the same ones again) recalled
+        above it; elsewhere (piped output) each drawing follows the last."""
+        if self.interactive and self.console.is_terminal:
+            if self.fresh_screen:  # just cleared at a hand-over, the moves missed recalled
+                self.frame = (len(self.log), len(self.log))
+            else:
+                if len(self.log) > self.frame[1]:
+                    self.frame = (self.frame[1], len(self.log))
+                self.console.clear()
+                for entry in self.log[self.frame[0]:self.frame[1]][-RECALL:]:
+                    self.console.print(entry)
+        self.fresh_screen = False
         if self.hot_seat:
             self.console.rule(f"seat {player + 1}'s view", style="dim")
         self.console.print(render.render_table(self.game, player))
@@ -321,7 +361,11 @@ class Session:
             player = game.current_player
             bot = self.seats.get(player)
             auto = safe_move(game) if bot is None and self.autoplay else None
-            if auto is not None:
+            lone = self._lone_move() if bot is None and auto is None else None
+            if lone is not None:
+                move = auto = lone
+                self.lone_run += 1
+            elif auto is not None:
                 move = auto
             elif bot is not None:
                 move = bot.choose(game)
@@ -332,6 +376,7 @@ class Session:
                         game.finish("abandoned", "the player stopped")
                     break
                 move = chosen
+                self.lone_run = 0
             card = render.moved_card(game, move)
             forced = bool(game.state.frames)
             game.apply(move)
@@ -341,14 +386,14 @@ class Session:
             entry.append_text(render.describe_played(game, move, card, record_view))
             if auto is not None:
                 self.auto.add(len(game.history) - 1)
-                entry.append(" (auto)", style="dim")
+                entry.append(" (your only move)" if lone is not None else " (auto)", style="dim")
             self.log.append(entry)
             if not self.quiet and (bot is None and (not self.interactive or auto is not None)
                                    or bot is not None and humans):
                 self.console.print(entry)
         if not self.quiet and self.saved_to is None:
             self.console.print(render.render_table(game, self.public))
-            self.console.print(render.outcome_text(game))
+            self.console.print(render.packed(render.outcome_text(game)))
 
 
 # -- seats: a kind and its parameters -----------------------------------------------------
@@ -409,7 +454,8 @@ def parse_seat(key: str, text: str, players: int) -> tuple[int, SeatSpec]:
     kind, colon, rest = text.strip().partition(":")
     kind = kind.strip()
     if kind != "human" and kind not in BOT_KINDS:
-        raise SeatError(f"{where}: seat kind {kind!r}: choose human, {', '.join(BOT_KINDS)}")
+        raise SeatError(f"{where}: seat kind {kind!r}: {did_you_mean(kind, ['human', *BOT_KINDS])}"
+                        f"choose human, {', '.join(BOT_KINDS)}")
     params: dict[str, Any] = {}
     if colon and kind == "human":
         raise SeatError(f"{where}: a human seat takes no parameters (got {rest.strip()!r})")
@@ -426,7 +472,8 @@ def parse_seat(key: str, text: str, players: int) -> tuple[int, SeatSpec]:
                 if name not in own:
                     known = ", ".join([f"{n} ({p.help})" for n, p in SEAT_PARAMS.items()]
                                       + [f"{n} ({spec[2]})" for n, spec in own.items()])
-                    raise SeatError(f"{where}: a {kind} bot has no parameter {name!r}; parameters: {known}")
+                    hint = did_you_mean(name, [*SEAT_PARAMS, *own])
+                    raise SeatError(f"{where}: a {kind} bot has no parameter {name!r}; {hint}parameters: {known}")
                 try:
                     params.update(bot_params(kind, {name: value}))
                 except BotParameterError as exc:
@@ -461,13 +508,13 @@ def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int) -> Non
 REALTIME_HELP = """Everyone plays at once: the bots move at their own speed while you think.
 Commands:
   <number>        play the move with that number in the list
-  <move text>     play a move by its text, e.g. {example} (your own seat's moves;
-                  a text that is not a legal move now is answered with the reason)
+  <move text>     play a move of your own seat by its text, e.g. {example}
+                  (a text that is not a legal move now is answered with why)
   hint            suggest a move
   show            draw the table again
   help            this text
   quit            stop the game
-A move someone else's move has made impossible meanwhile is refused ("too late")."""
+A move that another seat's move has made impossible is refused ("too late")."""
 
 def help_text(template: str, game: Game) -> Text:
     """A help text (`HELP`, `REALTIME_HELP`) with its example move taken from the game at hand:
@@ -476,11 +523,16 @@ def help_text(template: str, game: Game) -> Text:
     move = next((m for m in moves if ">" in m.text()), moves[0] if moves else None)
     if move is None:
         example = game.rules.moves[0].name if game.rules.moves else "a move's text"
-    elif move.text(long=True) != move.text():
+    elif move.text(long=True) != move.text() and _widest(template.format(
+            example=f"{move.text()} or {move.text(long=True)}")) <= LINE_WIDTH:
         example = f"{move.text()} or {move.text(long=True)}"
-    else:
+    else:  # the short form alone where both would not fit on the line
         example = move.text()
     return Text(template.format(example=example))
+
+
+def _widest(text: str) -> int:
+    return max(len(line) for line in text.splitlines())
 
 
 CLEAR = "\x1b[H\x1b[2J"   # the cursor home and the screen cleared, written with the new frame at once
@@ -691,7 +743,7 @@ class RealtimeSession:
         if not self.quiet:
             self.console.print()
             self.console.print(render.render_seats_table(game, None))
-            self.console.print(render.outcome_text(game))
+            self.console.print(render.packed(render.outcome_text(game)))
             self.console.print(stats_text(game, self.scheduler, self.simulated))
 
     def command(self, line: str) -> bool:
@@ -735,7 +787,7 @@ class RealtimeSession:
                     raise IllegalMoveError("there is no undo when everyone plays at once")
                 move = self._parse(word)
             except IllegalMoveError as exc:
-                told = why_not(self.game, word, self.human, exc) if not _is_number(word) and word != "undo" \
+                told = why_not(self.game, word, self.human, exc, self.console.width) if not _is_number(word) and word != "undo" \
                     else f"{exc}; type 'help' for commands"
                 if not self.interactive:
                     raise ScriptError(f"<stdin>:{self.source.line_no}: {told}") from None
@@ -925,7 +977,7 @@ def play_simultaneous(game: Game, seats: dict[int, Bot | None], specs: dict[int,
         scheduler = simulate(game, agents, seed, speeds)
         if not quiet:
             console.print(render.render_seats_table(game, None))
-            console.print(render.outcome_text(game))
+            console.print(render.packed(render.outcome_text(game)))
             console.print(stats_text(game, scheduler))
         return scheduler, True
     if stdin.isatty():

@@ -6,6 +6,10 @@ text and style, hidden cards as the deck's back.
 
 A view is a seat (0-based) or None: a spectator's view, which shows only what every
 seat may see (no seat's own hidden cards), for tables drawn to no one seat in particular.
+
+A hand (a zone only its owner sees) is drawn to its owner in the deck's order (`display_order`):
+the drawing only; the state and the move texts keep the dealt order. Lines are laid out for
+the console's width: rows of cards wrap between cards, the status line between its parts.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from .decks import Deck
 from .engine import Game, Move
 from .movegen import BLIND
 
@@ -45,9 +50,66 @@ def _visible(game: Game, pile: int, card: int, player: int | None) -> int | None
     return card if game.visible(card, pile, player) else None
 
 
+_DECK_ORDERS: dict[int, tuple[Deck, tuple[int, ...] | None]] = {}  # id(deck) -> (the deck, its order)
+MAX_DECK_ORDERS = 16  # the decks whose order is kept (a deck is immutable, but not hashable)
+
+
+def _deck_order(deck: Deck) -> tuple[int, ...] | None:
+    """The order `_suit_rank_order` works out for `deck`, kept for the last few decks drawn."""
+    kept = _DECK_ORDERS.get(id(deck))
+    if kept is not None and kept[0] is deck:
+        return kept[1]
+    if len(_DECK_ORDERS) >= MAX_DECK_ORDERS:
+        _DECK_ORDERS.clear()
+    order = _suit_rank_order(deck)
+    _DECK_ORDERS[id(deck)] = (deck, order)
+    return order
+
+
+def _suit_rank_order(deck: Deck) -> tuple[int, ...] | None:
+    """Each card's place in the deck's own order, card id by card id: by suit in the order the
+    deck file first lists the suits, then by rank in the order it first lists the ranks (a deck
+    of `each: {suit: [clubs, ...], rank: [1, ..., 13]}` sorts clubs first, each Ace to King).
+    None when the deck's cards have no `suit` and `rank` (a deck of bills): such a deck gives no
+    order, and hands keep the dealt one."""
+    if "suit" not in deck.attributes or "rank" not in deck.attributes:
+        return None
+    places: dict[str, dict[str, int]] = {"suit": {}, "rank": {}}
+    for card in deck.cards:
+        for attribute, seen in places.items():
+            seen.setdefault(repr(card.get(attribute)), len(seen))  # by its text: a list is not hashable
+    ranks = len(places["rank"])
+    return tuple(places["suit"][repr(card.get("suit"))] * ranks + places["rank"][repr(card.get("rank"))]
+                 for card in deck.cards)
+
+
+def display_order(game: Game, zone: str) -> Callable[[int], Any] | None:
+    """How the cards of `zone` are sorted when drawn to a seat that sees them all: a sort key over
+    card ids, or None to draw them as they lie. Only a hand (a zone whose cards only their owner
+    sees) drawn card by card (`show: row` or `column`; a stack or a fan shows its top cards as they
+    lie) is sorted, by the deck's order (`_deck_order`); the state is never changed. (A zone's own
+    order, written in the ruleset, would be read here.)"""
+    spec = game.rules.zones[zone]
+    if spec.visibility != "owner" or spec.show not in ("row", "column"):
+        return None
+    order = _deck_order(game.rules.deck)
+    return None if order is None else order.__getitem__
+
+
+def _drawn_cards(game: Game, zone: str, pile: int, player: int | None) -> list[int]:
+    """The cards of `pile` in the order they are drawn to `player`: a pile `player` sees whole in
+    the zone's display order (`display_order`), any other as it lies (sorting cards the seat
+    cannot see would tell where the ones it does know lie among them)."""
+    cards = game.state.piles[pile]
+    key = display_order(game, zone)
+    if key is None or len(cards) < 2 or not all(game.visible(card, pile, player) for card in cards):
+        return list(cards)
+    return sorted(cards, key=key)
+
+
 def _pile_line(game: Game, zone: str, pile: int, player: int | None) -> Text:
     rules = game.rules
-    cards = game.state.piles[pile]
+    cards = _drawn_cards(game, zone, pile, player)
     show = rules.zones[zone].show
     text = Text(f"{rules.pile_names[pile]} ", style="dim")
     if not cards:
@@ -97,7 +159,7 @@ class CardRow:
 
 def _row_line(game: Game, zone: str, pile: int, player: int | None) -> CardRow | Text:
     """A pile shown as a `row`: every card, wrapped between cards."""
-    cards = game.state.piles[pile]
+    cards = _drawn_cards(game, zone, pile, player)
     if not cards:
         return _pile_line(game, zone, pile, player)
     return CardRow(Text(f"{game.rules.pile_names[pile]} ", style="dim"),
@@ -110,11 +172,12 @@ def _column_table(game: Game, zone: str, player: int | None, piles: tuple[int, .
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
     for pile in piles:
         table.add_column(Text(rules.pile_names[pile], style="dim"), justify="left", min_width=3)
-    height = max((len(game.state.piles[p]) for p in piles), default=0)
+    drawn = {pile: _drawn_cards(game, zone, pile, player) for pile in piles}
+    height = max((len(cards) for cards in drawn.values()), default=0)
     for row in range(max(height, 1)):
         cells = []
         for pile in piles:
-            cards = game.state.piles[pile]
+            cards = drawn[pile]
             if row < len(cards):
                 cells.append(card_text(game, _visible(game, pile, cards[row], player)))
             else:
@@ -166,7 +229,7 @@ def _covering_lines(game: Game, zone: str, piles: tuple[int, ...], player: int |
 def render_table(game: Game, player: int | None = 0) -> Group:
     """The table as `player` sees it (None: as a spectator), row by row of the ruleset's layout."""
     parts = _layout_rows(game, game.rules.layout, player)
-    parts.append(status_line(game, player))
+    parts.append(PackedLine(status_parts(game, player)))
     return Group(*parts)
 
 
@@ -191,7 +254,7 @@ def render_seats_table(game: Game, player: int | None = 0, compact: bool = False
         parts.extend(_layout_rows(game, [row for row in own if row], player, seat))
     if compact:
         parts.append(Text(""))
-    parts.append(status_line(game, player))
+    parts.append(PackedLine(status_parts(game, player)))
     return Group(*parts)
 
 
@@ -212,48 +275,71 @@ def _seat_line(game: Game, zones: list[str], player: int | None, seat: int) -> T
 
 
 def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: int | None = None) -> list[Any]:
-    """The rows of `layout` as `player` sees them; with `seat`, only that seat's piles of per-player zones."""
+    """The rows of `layout` as `player` sees them; with `seat`, only that seat's piles of per-player zones.
+    Piles drawn side by side wrap between piles, never inside one (`PackedLine`)."""
     rules = game.rules
     parts: list[Any] = []
     for row in layout:
-        line = Text()
+        line: list[Text] = []  # the piles side by side so far
+
+        def flush() -> None:
+            if line:
+                parts.append(PackedLine(list(line)))
+                line.clear()
         for zone in row:
             spec = rules.zones[zone]
             piles = _shown_piles(game, zone, seat)
             if spec.show == "column":
-                if line.plain:
-                    parts.append(line)
-                    line = Text()
+                flush()
                 parts.append(_column_table(game, zone, player, piles))
                 continue
             if any(rules.cover[p] for p in piles):  # piles lying on others (`covered_by`): level by level
-                if line.plain:
-                    parts.append(line)
-                    line = Text()
+                flush()
                 parts.extend(_covering_lines(game, zone, piles, player))
                 continue
             if spec.show == "row":  # each pile on a line of its own, every card shown
-                if line.plain:
-                    parts.append(line)
-                    line = Text()
+                flush()
                 parts.extend(_row_line(game, zone, pile, player) for pile in piles)
                 continue
-            for pile in piles:
-                if line.plain:
-                    line.append("   ")
-                line.append_text(_pile_line(game, zone, pile, player))
-        if line.plain:
-            parts.append(line)
+            line.extend(_pile_line(game, zone, pile, player) for pile in piles)
+        flush()
         parts.append(Text(""))
     return parts
 
 
-def status_line(game: Game, player: int | None = 0) -> Text:
-    """Labelled variables whose `show` condition holds, and the game's state.
+class PackedLine:
+    """Parts of a line (a status line's labelled values) set `gap` apart, wrapped between parts,
+    never inside one, to the console's width; a part wider than the console is cut short."""
 
-    For a spectator (None) a seat's own value is the seat to play's."""
+    def __init__(self, parts: list[Text], gap: str = "   ") -> None:
+        self.parts, self.gap = parts, gap
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        width = max(options.max_width, 1)
+        line = Text()
+        for part in self.parts:
+            if line.cell_len and line.cell_len + len(self.gap) + part.cell_len > width:
+                line.truncate(width, overflow="ellipsis")
+                yield line
+                line = Text()
+            elif line.cell_len:
+                line.append(self.gap)
+            line.append_text(part)
+        line.truncate(width, overflow="ellipsis")
+        yield line
+
+
+def packed(text: Text, gap: str = "   ") -> PackedLine:
+    """A one-line text whose parts are set `gap` apart (`outcome_text`), to wrap between them."""
+    return PackedLine([part for part in text.split(gap, allow_blank=False)], gap)
+
+
+def status_parts(game: Game, player: int | None = 0) -> list[Text]:
+    """The status line's parts: each labelled variable whose `show` condition holds, then the game's
+    state (whose turn, the phase, the way the turns go). For a spectator (None) a seat's own value
+    is the seat to play's."""
     rules = game.rules
-    text = Text()
+    parts: list[Text] = []
     if player is None:
         player = game.current_player
     env = {"player": player}
@@ -263,9 +349,7 @@ def status_line(game: Game, player: int | None = 0) -> Text:
             continue  # unlabelled bookkeeping variables stay hidden
         if variable.show is not None and not variable.show(game.state, env):
             continue
-        if text.plain:
-            text.append("   ")
-        text.append(f"{variable.label}: ", style="dim")
+        text = Text(f"{variable.label}: ", style="dim")
         if variable.per_team:  # every team's value, team by team
             text.append(" / ".join(f"{name} {game.variable(variable.name, seats[0])}"
                                    for name, seats in rules.teams(game.players)), style="bold")
@@ -274,17 +358,31 @@ def status_line(game: Game, player: int | None = 0) -> Text:
             text.append(" / ".join(values), style="bold")
         else:
             text.append(str(game.variable(variable.name, player)), style="bold")
+        parts.append(text)
     if game.is_over:
-        return text
+        return parts
+    turn = Text(style="bold")
     if game.state.asking is not None:  # asked to act out of turn (`out_of_turn`)
-        text.append(f"   seat {game.current_player + 1} may act out of turn (seat {game.turn_player + 1}'s turn)",
-                    style="bold")
+        turn.append(f"seat {game.current_player + 1} may act out of turn (seat {game.turn_player + 1}'s turn)")
     elif game.players > 1 and not rules.simultaneous:  # every seat plays at once: nobody's turn
-        text.append(f"   seat {game.current_player + 1} to play", style="bold")
+        turn.append(f"seat {game.current_player + 1} to play")
     if game.phase is not None:
-        text.append(f" ({game.phase})", style="bold")
+        turn.append(f" ({game.phase})" if turn.plain else f"({game.phase})")
+    if turn.plain:
+        parts.append(turn)
     if rules.rotation and game.players > 2 and game.state.direction < 0:  # `reverse`: said while it holds
-        text.append("   turns go down the seats", style="dim")
+        parts.append(Text("turns go down the seats", style="dim"))
+    return parts
+
+
+def status_line(game: Game, player: int | None = 0) -> Text:
+    """The status line on one line (`status_parts`); drawn in a table it wraps between its parts
+    (`PackedLine`)."""
+    text = Text()
+    for part in status_parts(game, player):
+        if text.plain:
+            text.append("   ")
+        text.append_text(part)
     return text
 
 

@@ -22,7 +22,7 @@ from .compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, PILES, RUNTIME_GLOBAL
                        type_of_value, variable_reads)
 from .decks import Deck, load_deck
 from .errors import (ArgumentError, ExpressionSyntaxError, RulesetError, RulesetRuntimeError, RulesetWarning, SaveError,
-                     SourcePos, shortened, shortened_path, unknown)
+                     SourcePos, did_you_mean, shortened, shortened_path, unknown)
 from .limits import (INT_MAX, INT_MIN, MAX_CARDS, MAX_CHECK_NODES, MAX_CHOICES, MAX_PICK_SETS, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES, MAX_RULESET_NODES,
                      MAX_TRIGGER_PASSES)
 from .applygen import (ApplyGenerator, AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody,
@@ -670,7 +670,8 @@ class _Builder:
         for name, value in self.chosen.items():
             if name not in rules.options:
                 known = ", ".join(sorted(rules.options)) or "none"
-                raise RulesetError(f"{rules.name} has no option '{name}' (options: {known})")
+                raise RulesetError(f"{rules.name} has no option '{name}' ({did_you_mean(name, rules.options)}"
+                                   f"options: {known})")
         for name, option in rules.options.items():
             rules.option_values[name] = _coerce_option(option, self.chosen[name]) if name in self.chosen \
                 else option.default

@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CacheError, RulesetError, shortened
+from .errors import CacheError, RulesetError, did_you_mean, shortened
 from .memo import Memo
 from .resources import cache_dir, cache_problem, grammar_dir, private_cache_dir
 
@@ -122,7 +122,20 @@ def _short(text: str, most: int = 200) -> str:
 
 
 def _describe(error: ValidationError) -> str:
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        return _unknown_keys(error, shorten=True)  # the allowed keys listed whole
     return _short(_full_description(error))
+
+
+def _unknown_keys(error: ValidationError, shorten: bool = False) -> str:
+    """`unknown key 'labl' (did you mean 'label'? allowed: help, label, ...)`: the closest allowed
+    key to the one unknown key, and every allowed key; `shorten` cuts the unknown keys' text only."""
+    allowed_keys = error.schema.get("properties", {})
+    extras = sorted(set(error.instance) - set(allowed_keys), key=str)
+    named = ", ".join(repr(e) for e in extras)
+    hint = did_you_mean(str(extras[0]), allowed_keys) if len(extras) == 1 else ""
+    allowed = ", ".join(sorted(allowed_keys))
+    return f"unknown key {_short(named, 120) if shorten else named}" + (f" ({hint}allowed: {allowed})" if allowed else "")
 
 
 def _full_description(error: ValidationError) -> str:
@@ -130,9 +143,7 @@ def _full_description(error: ValidationError) -> str:
     if error.validator in _SIZE_WORDS:
         return f"{where or 'the document'} {_SIZE_WORDS[str(error.validator)].format(error.validator_value)}"
     if error.validator == "additionalProperties":
-        extras = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        allowed = ", ".join(sorted(error.schema.get("properties", {})))
-        return f"unknown key {', '.join(repr(e) for e in extras)}" + (f" (allowed: {allowed})" if allowed else "")
+        return _unknown_keys(error)
     if error.validator == "required":
         return error.message.replace("is a required property", "is required") + (f" in {where}" if where else "")
     if error.validator == "oneOf" and error.context:

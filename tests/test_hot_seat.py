@@ -204,32 +204,45 @@ def test_all_bot_games_print_only_json_and_the_public_tables(tmp_path: Path) -> 
 
 # -- interactive hot seat (a terminal console, input from a stream) ----------------------------
 
-def interactive(order: str, script: str, seats: dict[int, Bot | None] | None = None) -> str:
+MIXED = "1 2 2 1 1 2"       # seat 1: $1 $2 $1, seat 2: $2 $1 $2 (a choice of bills each turn)
+
+
+def interactive(order: str, script: str, seats: dict[int, Bot | None] | None = None, play_lone: bool = True) -> str:
     rules = load_ruleset("ten-bucks", {"copies": "3"})
     game = rules.new_game(deal=order, players=2)
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=200, color_system=None)
     chosen = seats if seats is not None else {0: None, 1: None}
-    Session(game, chosen, console, True, input=io.StringIO(script)).run()
+    Session(game, chosen, console, True, input=io.StringIO(script), play_lone=play_lone).run()
     return out.getvalue()
 
 
 def test_interactive_hand_over_clears_the_screen_and_waits_for_enter() -> None:
-    out = interactive(SPLIT, "\nh@1:1>s1\npass\n\nh@2:2>s2\nquit\n")
+    out = interactive(MIXED, "\nh@1:1>s1\n\nh@2:2>s2\nquit\n")  # seat 1's lone `pass` is played for it
     screens = out.split(CLEAR)
     prompts = [i for i, screen in enumerate(screens) if "take the seat and press Enter" in screen]
     assert [screens[i].split("\x1b[H")[-1].strip() for i in prompts] == [
         "Seat 1: take the seat and press Enter", "Seat 2: take the seat and press Enter"]
     seat1, seat2 = screens[prompts[0] + 1], screens[prompts[1] + 1]
-    assert "h@1 $1 $1 $1" in seat1 and hand(seat1, 2)[0] == f"{BACK} {BACK} {BACK}"
-    assert "seat 2's view" in seat2 and "h@2 $2 $2 $2" in seat2
+    assert "h@1 $1 $2 $1" in seat1 and hand(seat1, 2)[0] == f"{BACK} {BACK} {BACK}"
+    assert "seat 2's view" in seat2 and "h@2 $2 $1 $2" in seat2
     assert set(hand(seat2, 1)) == {f"{BACK} {BACK}"} and "h@1 $" not in seat2
     assert "Since your last look:" in seat2 and "1. seat 1: h@1:1>s1" in seat2  # what seat 1 did
+    assert "2. seat 1: pass (your only move)" in seat2
+
+
+def test_interactive_lone_moves_are_played_without_taking_the_seat() -> None:
+    out = interactive(SPLIT, "\nquit\n")  # one kind of bill each: one move until seat 2 may claim $1
+    notices = out[:out.index(CLEAR)].splitlines()
+    assert notices == ["1. seat 1: h@1:1>s1  $1 (your only move)", "2. seat 1: pass (your only move)",
+                       "3. seat 2: h@2:2>s2  $2 (your only move)"]
+    assert out.count("take the seat") == 1 and "Seat 2: take the seat" in out  # seat 1 was never asked
+    assert " 1.  s1>c1@2 " in out and " 2.  pass " in out  # seat 2's choice is asked
 
 
 def test_interactive_forced_move_is_explained_before_the_choice() -> None:
     script = "\nh@1:2>s2\npass\n\nh@2:2>s2\npass\n\nh@1:2>s2\nforce seat2\n\n1\nquit\n"
-    out = interactive(FORCING, script)
+    out = interactive(FORCING, script, play_lone=False)  # the forced seat's one claim is asked
     screen = [s for s in out.split(CLEAR) if "phase forced" in " ".join(s.split())]
     assert len(screen) == 1
     text = " ".join(screen[0].split())
@@ -238,10 +251,14 @@ def test_interactive_forced_move_is_explained_before_the_choice() -> None:
 
 
 def test_interactive_game_against_a_bot_needs_no_hand_over() -> None:
-    out = interactive(SPLIT, "h@2:2>s2\npass\nquit\n", {0: make_bot("greedy", 1), 1: None})
-    assert CLEAR not in out and "press Enter" not in out
-    assert "1. seat 1: h@1:1>s1" in out and "h@2 $2 $2 $2" in out
+    out = interactive(MIXED, "h@2:2>s2\nquit\n", {0: make_bot("greedy", 1), 1: None})
+    assert "take the seat" not in out and "press Enter" not in out and "Since your last look" not in out
+    assert "1. seat 1: h@1:2>s2" in out and "h@2 $2 $1 $2" in out
     assert hand(out, 1) and all(set(shown.split()) <= {BACK} for shown in hand(out, 1))
+    frames = out.split(CLEAR)[1:]  # at a terminal each turn's table is drawn in place
+    assert len(frames) == 2 and all(frame.startswith("\x1b[H") for frame in frames)
+    assert frames[1].split("\n")[:4] == ["\x1b[H3. seat 2: h@2:2>s2  $2", "4. seat 2: pass (your only move)",
+                                          "5. seat 1: h@1:1>s1  $1", "6. seat 1: s2>c2@1"]  # the moves since
 
 
 def test_hint_decides_on_the_seat_to_plays_view_only() -> None:

@@ -116,7 +116,7 @@ def test_parse_seat_reads_a_kind_and_its_parameters() -> None:
 
 
 @pytest.mark.parametrize("text,message", [
-    ("greedy:sped=2", "seat 2: a greedy bot has no parameter 'sped'; parameters: speed"),
+    ("greedy:sped=2", "seat 2: a greedy bot has no parameter 'sped'; did you mean 'speed'? parameters: speed"),
     ("greedy:speed=0", "seat 2: speed cannot be '0'"),
     ("greedy:speed=-1", "seat 2: speed cannot be '-1'"),
     ("greedy:speed=fast", "seat 2: speed cannot be 'fast'"),
