@@ -37,7 +37,7 @@ from typing import Any
 
 from . import resources
 from .errors import CardrulesError, IllegalMoveError, SourcePos
-from .limits import MAX_TRIGGER_PASSES
+from .limits import INT_MAX, INT_MIN, MAX_TRIGGER_PASSES
 from .native_bots import SEAT_KINDS
 from .native_bots import SOURCE as BOTS_SOURCE
 from .native_search import SOURCE as SEARCH_SOURCE
@@ -216,6 +216,8 @@ class _Emitter:
             if isinstance(v, bool):
                 return _Val("bool", repr(v), v, True)
             if isinstance(v, int):
+                if not INT_MIN <= v <= INT_MAX:  # (in a branch the front end folded away unchecked)
+                    raise self.no("a number outside the 64-bit range")
                 return _Val("int", repr(v), v, True)
             if isinstance(v, str):
                 return _Val("str", repr(self.sid(v)), v, True)
@@ -642,7 +644,8 @@ class _Emitter:
             if left.const and right.const and op in ("+", "-", "*"):
                 value = {"+": left.value + right.value, "-": left.value - right.value,
                          "*": left.value * right.value}[op]
-                return _Val("int", repr(value), value, True)
+                if INT_MIN <= value <= INT_MAX:  # (else computed in play, where it stops)
+                    return _Val("int", repr(value), value, True)
             function = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "**": "power"}[op]
             return _int(f"{function}({self.checked(left)}, {self.checked(right)})")
         if op in ("==", "!="):
@@ -1643,7 +1646,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             SJ[depth] = j + 1
             chosen_p[n_chosen] = OP[i]; chosen_c[n_chosen] = OC[i, j]; n_chosen += 1
             depth += 1
-            SJ[depth] = -1; ST[depth] = ST[depth - 1] + OV[i, j]; SI[depth] = 1
+            SJ[depth] = -1; ST[depth] = add(ST[depth - 1], OV[i, j]); SI[depth] = 1
             continue
         if j == NO[i]:
             SJ[depth] = j + 1
