@@ -173,11 +173,12 @@ def at(xs, i):
 
 
 @njit(cache=True)
-def seat_slot(V, slot, seat):
-    i = slot + seat
-    if i < -len(V) or i >= len(V):
+def seat_of(M, seat):
+    """A seat used as an index (`of(x, seat)`, a per-player variable's slot): one of the game's
+    M[12] seats, else compiled code stops (Python reports it)."""
+    if seat < 0 or seat >= M[12]:
         raise Stop("no such seat")
-    return i if i >= 0 else len(V) + i
+    return seat
 
 
 @njit(cache=True)

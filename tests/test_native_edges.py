@@ -22,6 +22,7 @@ from cardrules.simulate import simulate_games
 pytest.importorskip("numba")
 
 INT_MAX = 2 ** 63 - 1
+NO_INT = -(2 ** 63)  # none, natively
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -40,7 +41,7 @@ def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
         while not game.is_over:
             game.apply(game.legal_moves()[0])
             moves += 1
-        return "end", moves, game.outcome, game.scores(), list(game.state.vars)
+        return "end", moves, game.outcome, game.scores(), list(game.state.vars), game.winners()
     except RulesetRuntimeError as exc:
         return "error", moves, str(exc)
 
@@ -48,7 +49,7 @@ def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
 def _native_ending(rules: Any, seed: int = 1, players: int | None = None,
                    deal: list[str] | None = None) -> tuple[Any, ...]:
     """The same game natively: ("error", moves made, message) where compiled code stopped, else
-    ("end", moves, outcome, scores, variables as the Python game keeps them)."""
+    ("end", moves, outcome, scores, variables as the Python game keeps numbers and none, winners)."""
     backend = native_backend(rules)
     game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
     moves = 0
@@ -57,8 +58,9 @@ def _native_ending(rules: Any, seed: int = 1, players: int | None = None,
         while not position.is_over:
             position.apply_code(position.legal_codes()[0])
             moves += 1
-        variables = [int(v) for v in position.V[:len(game.state.vars)]]
-        return "end", moves, position.outcome, [position.score(p) for p in range(game.players)], variables
+        variables = [None if v == NO_INT else int(v) for v in position.V[:len(game.state.vars)]]
+        return ("end", moves, position.outcome, [position.score(p) for p in range(game.players)], variables,
+                position.winners())
     except NativeStop as exc:
         return "error", moves, str(exc)
 
@@ -156,7 +158,7 @@ def test_every_arithmetic_result_past_64_bits_or_at_minus_2_to_63_fails_alike_in
             _fail_alike(rules, "64-bit range")
         else:
             python, native = _python_ending(rules), _native_ending(rules)
-            assert python == native == ("end", 1, "over", [FINE_CASES[name][3]], python[4]), name
+            assert python == native == ("end", 1, "over", [FINE_CASES[name][3]], python[4], None), name
 
 
 def test_minus_2_to_63_is_no_number_in_either_backend(tmp_path: Path) -> None:
@@ -263,3 +265,111 @@ score: "size(out)"
     assert [m.name for m in game.legal_moves()] == ["give_up"]  # no two values add up to -2
     with pytest.raises(NativeStop, match="overflow"):  # p + q passes 64 bits: Python lists the moves
         native_backend(rules).start(rules.new_game(deal=["p", "q", "r", "s"]))
+
+
+# -- indexes into the state --------------------------------------------------------------------
+
+SEATS = """
+ruleset: seats
+players: {min: 2, max: 3, default: 2}
+deck: standard-52
+options: {case: {values: [0, 1, 2, 3, 4, 5], default: 0}}
+zones:
+  stock: {short: s}
+  hand: {per_player: true, short: h}
+variables:
+  a: {initial: 1, per_player: true}
+  b: {initial: 7, per_player: true}
+  seen: {initial: 0}
+setup: [{take_deck: stock}]
+turns: {order: rotation}
+moves:
+  draw:
+    from: stock
+    to: hand
+    do:
+      - move
+      - if: "option.case == 0"
+        then: [{set: {seen: "of(a, players)"}}]
+      - if: "option.case == 1"
+        then: [{set: {seen: "of(a, 0 - 1)"}}]
+      - if: "option.case == 2"
+        then: [{set: {seen: "size(of(hand, players))"}}]
+      - if: "option.case == 3"
+        then: [{set: {seen: "size(of(hand, 0 - 1))"}}]
+      - if: "option.case == 4"
+        then: [{set: {seen: "of(b, players - 1) + size(of(hand, players - 1))"}}]
+end: {when: [{if: "size(stock) < 48", result: over}]}
+score: seen
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_of_a_seat_the_game_has_not_is_an_error_in_both_backends_never_a_neighbours_value(
+        tmp_path: Path, players: int) -> None:
+    path = _write(tmp_path, "seats", SEATS)
+    for case, (text, seat) in enumerate([("of(a, players)", players), ("of(a, 0 - 1)", -1),
+                                         ("of(hand, players)", players), ("of(hand, 0 - 1)", -1)]):
+        rules = load_ruleset(path, {"case": case})
+        message = _fail_alike(rules, f"there is no seat {seat} (the seats are 0 to {players - 1})", players=players)
+        assert f"while evaluating {text!r}" in message
+    rules = load_ruleset(path, {"case": 4})  # the last seat is one: 7 and the cards it drew
+    python, native = _python_ending(rules, players=players), _native_ending(rules, players=players)
+    assert python == native and python[3] == [7 + 4 // players] * players
+
+
+INDEXES = """
+ruleset: indexes
+players: {min: 2, max: 3, default: 2}
+deck: standard-52
+options: {case: {values: [0, 1, 2, 3, 4, 5, 6], default: 0}}
+zones:
+  stock: {short: s}
+  row: {count: 3, short: r}
+variables:
+  i: {initial: 0}
+  seen: {initial: 0}
+setup: [{take_deck: stock}]
+turns: {order: rotation}
+moves:
+  draw:
+    from: stock
+    to: row
+    when: "dst == (row[i] if option.case == 0 else row[i % 3])"
+    do:
+      - move
+      - add: {i: 1}
+      - if: "option.case == 1"
+        then: [{set: {seen: "row[0][i - 4].rank"}}]
+      - if: "option.case == 2"
+        then: [{set: {seen: "cards(row[0])[i - 2].rank"}}]
+      - if: "option.case == 3"
+        then: [{set: {seen: "size(cards(stock)[top(row[2]).rank:])"}}]
+      - if: "option.case == 6"
+        then: [{set: {seen: "row[(i - 1) % 3][0 - (i + 2) / 3].rank + size(row[i % 3 - 3]) + size(cards(stock)[i:0 - i])"}}]
+end:
+  when:
+    - {if: "option.case == 5 and size(stock) < 40", result: over, winners: "[1, 0, 1]"}
+    - {if: "size(stock) < 40", result: over, winners: "i if option.case == 4 else 0"}
+score: seen
+"""
+
+
+def test_every_index_a_rule_computes_out_of_range_is_the_same_error_in_both_backends(tmp_path: Path) -> None:
+    path = _write(tmp_path, "indexes", INDEXES)
+    for case, message, text in [
+            (0, "an index is out of range", "row[i]"),  # a zone's pile: the third draw has no row[3]
+            (1, "an index is out of range", "row[0][i - 4]"),  # a pile's cards
+            (2, "an index is out of range", "cards(row[0])[i - 2]"),  # a list of cards
+            # a slice bound that is none (the top of an empty row) is no bound left out
+            (3, "a number was expected, got none", "top(row[2]).rank"),
+            (4, "winners: there is no seat 13 (the seats are 0 to 1)", "")]:  # a winner the game has not
+        rules = load_ruleset(path, {"case": case})
+        failure = _fail_alike(rules, message)
+        assert f"while evaluating {text!r}" in failure if text else "indexes.yaml:33:55:" in failure, failure
+    rules = load_ruleset(path, {"case": 5})  # a seat named twice wins once
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python == native and python[5] == [0, 1]
+    rules = load_ruleset(path, {"case": 6})  # negative indexes count from the end, as slices do
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python == native and python[:3] == ("end", 13, "over")
