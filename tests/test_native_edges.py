@@ -273,7 +273,7 @@ SEATS = """
 ruleset: seats
 players: {min: 2, max: 3, default: 2}
 deck: standard-52
-options: {case: {values: [0, 1, 2, 3, 4, 5], default: 0}}
+options: {case: {values: [0, 1, 2, 3, 4, 5, 6, 7], default: 0}}
 zones:
   stock: {short: s}
   hand: {per_player: true, short: h}
@@ -299,6 +299,14 @@ moves:
         then: [{set: {seen: "size(of(hand, 0 - 1))"}}]
       - if: "option.case == 4"
         then: [{set: {seen: "of(b, players - 1) + size(of(hand, players - 1))"}}]
+      - if: "option.case == 5"
+        then: [{for: "player in [players]", do: [{set: {a: 5}}]}]
+triggers:
+  - name: every seat's b
+    when: "option.case >= 6 and size(stock) == 50"
+    do:
+      - for: "player in range(players + 7 - option.case)"
+        do: [{add: {b: 1}}]
 end: {when: [{if: "size(stock) < 48", result: over}]}
 score: seen
 """
@@ -316,6 +324,13 @@ def test_of_a_seat_the_game_has_not_is_an_error_in_both_backends_never_a_neighbo
     rules = load_ruleset(path, {"case": 4})  # the last seat is one: 7 and the cards it drew
     python, native = _python_ending(rules, players=players), _native_ending(rules, players=players)
     assert python == native and python[3] == [7 + 4 // players] * players
+    # a loop that makes a number the player must make it a seat (in a move, then in a trigger)
+    for case, seat in [(5, players), (6, players)]:
+        rules = load_ruleset(path, {"case": case})
+        _fail_alike(rules, f"for: there is no seat {seat} to be the player", players=players)
+    rules = load_ruleset(path, {"case": 7})  # every seat, and no more
+    python, native = _python_ending(rules, players=players), _native_ending(rules, players=players)
+    assert python == native and python[4][3:3 + players] == [8] * players  # (a place for each of 3 seats)
 
 
 INDEXES = """
