@@ -388,3 +388,18 @@ def test_every_index_a_rule_computes_out_of_range_is_the_same_error_in_both_back
     rules = load_ruleset(path, {"case": 6})  # negative indexes count from the end, as slices do
     python, native = _python_ending(rules), _native_ending(rules)
     assert python == native and python[:3] == ("end", 13, "over")
+
+
+def test_a_middle_step_past_64_bits_stops_compiled_code_and_the_python_replay_carries_on(tmp_path: Path) -> None:
+    # 2**62 * 4 passes 64 bits, / 8 comes back: Python keeps only 2**61, which fits
+    text = MULWRAP.replace("big: {initial: 2}", "big: {initial: 4611686018427387904}")
+    path = _write(tmp_path, "middle", text.replace('"big * big"', '"big * 4 / 8 + size(waste)"'))
+    rules = load_ruleset(path)
+    big = 2 ** 62
+    for waste in range(1, 10):
+        big = big * 4 // 8 + waste
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python[:4] == ("end", 9, "over", [big]) and native[:2] == ("error", 0)
+    compiled = simulate_games(str(path), 3, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.summary == simulate_games(str(path), 3).summary
