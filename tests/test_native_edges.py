@@ -19,8 +19,6 @@ from cardrules.errors import RulesetError, RulesetRuntimeError
 from cardrules.native import NativeStop, native_backend
 from cardrules.simulate import simulate_games
 
-pytest.importorskip("numba")
-
 INT_MAX = 2 ** 63 - 1
 NO_INT = -(2 ** 63)  # none, natively
 
@@ -31,11 +29,10 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
-                   deal: list[str] | None = None) -> tuple[Any, ...]:
+def _python_ending(rules: Any, seed: int = 1, players: int | None = None) -> tuple[Any, ...]:
     """The Python game played with the first legal move: ("error", moves made, message) where a
-    rule failed, else ("end", moves, outcome, scores, variables)."""
-    game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
+    rule failed, else ("end", moves, outcome, scores, variables, winners)."""
+    game = rules.new_game(seed=seed, players=players)
     moves = 0
     try:
         while not game.is_over:
@@ -46,12 +43,11 @@ def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
         return "error", moves, str(exc)
 
 
-def _native_ending(rules: Any, seed: int = 1, players: int | None = None,
-                   deal: list[str] | None = None) -> tuple[Any, ...]:
+def _native_ending(rules: Any, seed: int = 1, players: int | None = None) -> tuple[Any, ...]:
     """The same game natively: ("error", moves made, message) where compiled code stopped, else
     ("end", moves, outcome, scores, variables as the Python game keeps numbers and none, winners)."""
     backend = native_backend(rules)
-    game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
+    game = rules.new_game(seed=seed, players=players)
     moves = 0
     try:
         position = backend.start(game)
@@ -128,7 +124,7 @@ FINE_CASES = {
 
 
 def _arithmetic(tmp_path: Path) -> Path:
-    cases = {**{k: v for k, v in ARITHMETIC_CASES.items()}, **{k: v[:3] for k, v in FINE_CASES.items()}}
+    cases = {**ARITHMETIC_CASES, **{k: v[:3] for k, v in FINE_CASES.items()}}
     names = list(cases)
     value = " else ".join(f"({cases[name][2]}) if option.case == {i}" for i, name in enumerate(names)) + " else 0"
     a = " else ".join(f"{cases[name][0]} if option.case == {i}" for i, name in enumerate(names)) + " else 0"
