@@ -158,12 +158,19 @@ class EndCondition:
     result: str
     reason: str
     winners: Evaluator | None = None  # the winning seats: a seat or a list of seats
+    winners_pos: SourcePos | None = None  # where `winners` is written
 
     def winners_of(self, S: Any, env: dict[str, Any]) -> tuple[int, ...] | None:
+        """The seats `winners` names, each once; a seat the game has not is a run-time error at `winners`."""
         if self.winners is None:
             return None
         seats = self.winners(S, env)
-        return (seats,) if isinstance(seats, int) else tuple(seats)
+        named = (seats,) if isinstance(seats, int) else tuple(seats)
+        for seat in named:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < S.players:
+                raise RulesetRuntimeError(f"winners: there is no seat {seat!r} (the seats are 0 to {S.players - 1})",
+                                          self.winners_pos)
+        return tuple(dict.fromkeys(named))
 
 
 class Ruleset:
@@ -1019,8 +1026,15 @@ class _Builder:
 
             charge = self.rules.meter.charge
 
+            # A loop binding `player` reads and changes each item's per-player variables and zones:
+            # each must be a seat of the game. (`player` is always bound where a loop can be, so such a
+            # loop is never written out by applygen: this closure runs it.)
+            seat_at = self.doc.pos(path + ("for",)) if var_names[0] == "player" else None
+
             def for_each(S: Any, env: dict[str, Any]) -> None:
                 for item in charge(list(items(S, env))):
+                    if seat_at is not None and not (type(item) is int and 0 <= item < S.players):
+                        raise RulesetRuntimeError(f"for: there is no seat {item!r} to be the player", seat_at)
                     inner = dict(env)
                     inner[var_names[0]] = item
                     for eff in body:
@@ -1487,7 +1501,9 @@ class _Builder:
             test = self.evaluator(("end", "when", i, "if"), scope, (BOOL,))
             winners = self.evaluator(("end", "when", i, "winners"), scope, (INT, "list")) \
                 if "winners" in cond else None
-            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", ""), winners))
+            where = self.doc.pos(("end", "when", i, "winners")) if "winners" in cond else None
+            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", ""), winners,
+                                                          where))
         if "no_moves" in spec:
             self.rules.no_moves_result = (spec["no_moves"]["result"], spec["no_moves"].get("reason",
                                                                                            "no move is possible"))
