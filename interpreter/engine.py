@@ -21,7 +21,6 @@ from .compiler import StepLimitError
 from .movegen import BLIND, remember
 from .observation import information_state_string, observation_string
 from .ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
-from .store import value_problem
 
 if TYPE_CHECKING:
     from .explain import Explanation
@@ -548,6 +547,8 @@ class Game:
                 value = variable.initial(S, {"player": rules.team_of[self.players].index(
                     rules.team_of[self.players][p]) if variable.per_team else p})
                 if variable.persist and persisted and variable.name in persisted:
+                    from .store import value_problem  # (only here: a game of no saved values needs no store)
+
                     saved = persisted[variable.name]  # a per-player value is saved as a list of seats
                     problem = value_problem(variable, saved)
                     if problem:  # (a number outside the 64-bit range, a value of the wrong type)

@@ -26,7 +26,9 @@ WALK = "for b_card in reversed(pile):"  # in the generated code: the walked loop
 
 CASES = [("klondike", ()), ("klondike-draw3", ()), ("klondike-vegas", ()), ("dollartaire", ()),
          (SPIDER, (("moves", "indexed"), ("open", False))), (SPIDER, (("moves", "indexed"), ("open", True))),
-         (SPIDER, (("moves", "indexed"), ("order", "run_first"), ("decks", 2)))]
+         (SPIDER, (("moves", "indexed"), ("decks", 2)))]
+# (With `order: run_first` the run check comes before the build's equality: the engine derives no
+# index past a check it cannot prove safe (docs/language.md: when an index is used), so no walk is made.)
 
 
 @contextmanager
