@@ -2974,14 +2974,7 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
 
     simultaneous = native.rules.simultaneous
     while True:
-        legal = game.legal_moves()
-        check("the legal moves", [native.code(m) for m in legal], position.legal_codes())
-        check("the action numbers", game.legal_actions(), position.legal_actions())
-        for seat in range(game.players) if simultaneous else ():
-            check(f"seat {seat + 1}'s legal moves", [native.code(m) for m in game.legal_moves(seat)],
-                  position.legal_codes(seat))
-            check(f"seat {seat + 1}'s action numbers", game.legal_actions(seat), position.legal_actions(seat))
-        check("the end", game.is_over, position.is_over)
+        compare_listing(native, game, position, check)
         if game.is_over:
             break
         if simultaneous:  # focus a seat (not a move), then a seat that has a move makes one
@@ -2989,24 +2982,52 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
             game.focus(focus)
             position.focus(focus)
             legal = game.legal_moves(choose_seat([s for s in range(game.players) if game.legal_moves(s)]))
+        else:
+            legal = game.legal_moves()
         move = choose(legal)
         game.apply(move)
         position.apply_code(native.code(move), move.actor if simultaneous else None)
         steps += 1
-        check("the piles", [list(p) for p in game.state.piles], position.piles())
-        check("the faces", list(game.state.up), position.faces())
-        check("the cards known to seats", game.state.known, position.known())
-        check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
-        check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
-              game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
-              int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
-        check("the seats asked to act out of turn", game.state.asking, position.asking())
-        check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
-        for seat in (None, *range(game.players)) if views else ():
-            check(f"the cards seen by {'a spectator' if seat is None else f'seat {seat + 1}'}",
-                  [[c for c in pile if game.visible(c, p, seat)] for p, pile in enumerate(game.state.piles)],
-                  [[c for c in pile if position.visible(c, p, seat)] for p, pile in enumerate(position.piles())])
+        compare_position(native, game, position, check, views)
+    compare_ending(game, position, check)
+    return steps
+
+
+Check = Callable[[str, Any, Any], None]  # check(what, python's, native's): raises Mismatch where they differ
+
+
+def compare_listing(native: Native, game: Any, position: NativeGame, check: Check) -> None:
+    """`compare`'s test of a position's legal moves (as the compiled code numbers them, in order,
+    and as action numbers; where every seat plays at once, each seat's) and of whether it ends."""
+    check("the legal moves", [native.code(m) for m in game.legal_moves()], position.legal_codes())
+    check("the action numbers", game.legal_actions(), position.legal_actions())
+    for seat in range(game.players) if native.rules.simultaneous else ():
+        check(f"seat {seat + 1}'s legal moves", [native.code(m) for m in game.legal_moves(seat)],
+              position.legal_codes(seat))
+        check(f"seat {seat + 1}'s action numbers", game.legal_actions(seat), position.legal_actions(seat))
+    check("the end", game.is_over, position.is_over)
+
+
+def compare_position(native: Native, game: Any, position: NativeGame, check: Check, views: bool = False) -> None:
+    """`compare`'s test after a move: the piles, faces, who knows which card, variables, the order of
+    the turns, the draws of chance made (with `views`, which cards each seat and a spectator see)."""
+    check("the piles", [list(p) for p in game.state.piles], position.piles())
+    check("the faces", list(game.state.up), position.faces())
+    check("the cards known to seats", game.state.known, position.known())
+    check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
+    check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
+          game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
+          int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
+    check("the seats asked to act out of turn", game.state.asking, position.asking())
+    check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
+    for seat in (None, *range(game.players)) if views else ():
+        check(f"the cards seen by {'a spectator' if seat is None else f'seat {seat + 1}'}",
+              [[c for c in pile if game.visible(c, p, seat)] for p, pile in enumerate(game.state.piles)],
+              [[c for c in pile if position.visible(c, p, seat)] for p, pile in enumerate(position.piles())])
+
+
+def compare_ending(game: Any, position: NativeGame, check: Check) -> None:
+    """`compare`'s test of a finished game: the outcome, reason, winners and every seat's score."""
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])
-    return steps
