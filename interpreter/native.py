@@ -1222,14 +1222,15 @@ class _ModuleBuilder(_Emitter):
             body.append(SIMULTANEOUS_SOURCE)
         tables = []
         for name, kind in sorted(self.deck.attributes.items()):
+            # (a card that lacks the attribute has none: NO_INT, NO_STR)
             if kind == "int":
                 values = [card.get(name) for card in self.deck.cards]
-                if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-                    tables.append(f"A_{name} = {_array(values + [NO_INT])}")
+                if all(v is None or isinstance(v, int) and not isinstance(v, bool) for v in values):
+                    tables.append(f"A_{name} = {_array([NO_INT if v is None else v for v in values] + [NO_INT])}")
             elif kind == "str":
                 values = [card.get(name) for card in self.deck.cards]
-                if all(isinstance(v, str) for v in values):
-                    tables.append(f"A_{name} = {_array([self.sid(v) for v in values] + [NO_STR])}")
+                if all(v is None or isinstance(v, str) for v in values):
+                    tables.append(f"A_{name} = {_array([NO_STR if v is None else self.sid(v) for v in values] + [NO_STR])}")
         for name, masks in sorted(self.masks.items()):
             tables.append(f"A_{name} = {_array(masks + [-1])}")
         for name, (masks, _) in sorted(self.int_masks.items()):

@@ -615,3 +615,53 @@ def test_simulate_a_mixed_random_and_greedy_seating_natively_gives_the_python_en
     assert compiled.plan.engine == "native"
     assert compiled.records == python.records and compiled.summary == python.summary
     assert {record.winners for record in python.records} != {(1,)}  # the greedy seats win games too
+
+
+_LACKING_DECK = """deck: lacking
+attributes: {rank: int, value: int, mark: str}
+cards:
+  - {rank: 1, value: 5, mark: a}
+  - {rank: 2, mark: b}
+  - {rank: 3, value: 7}
+  - {rank: 4, value: 2, mark: a}
+  - {rank: 5}
+code: "r{rank}"
+"""
+
+_LACKING_RULES = """ruleset: lacking
+deck: lacking.yaml
+variables:
+  seen: {initial: 0}
+zones:
+  stock: {}
+  row: {count: 2}
+setup:
+  - take_deck: stock
+moves:
+  lay:
+    from: stock
+    to: row
+    when: "card.value == none or card.value > size(dst) or card.mark == 'a'"
+    do: [move, {add: {seen: "card.value if card.value != none else 100"}}]
+  gather:
+    from: stock
+    to: row
+    when: "card.mark == none or card.value == none"
+    select: {from: row, take: top, sum: rank, equals: 4}
+    do: [move, {move_chosen: {}}]
+end:
+  max_moves: 12
+"""
+
+
+def test_card_attributes_some_cards_lack_read_as_none_natively(tmp_path: Path) -> None:
+    # A number or string attribute that some cards of the deck lack is `none` on those cards (the
+    # compiled table of its values has `none` there).
+    from helpers import play_both_backends
+
+    (tmp_path / "lacking.yaml").write_text(_LACKING_DECK, encoding="utf-8")
+    (tmp_path / "rules.yaml").write_text(_LACKING_RULES, encoding="utf-8")
+    rules = load_ruleset(str(tmp_path / "rules.yaml"))
+    games = play_both_backends(rules, range(8))
+    assert {move.name for game in games for move in game.history} == {"lay", "gather"}
+    assert {game.variable("seen") for game in games} == {114, 214}  # 100 for each card without a value
