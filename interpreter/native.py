@@ -480,16 +480,17 @@ class _Emitter:
         declared = self.front.scope.variables.get(name)
         if declared is not None and declared[1] in ("int", "bool"):
             return str(declared[1])
+        starts = "none"
         if isinstance(initial, str):  # an expression: the kind of value it gives, under any option
             saved = self.path
-            kind = self.expr(self.parse(("variables", name, "initial")), {"player": _Val("int", "0", 0, True)}).type
+            starts = self.expr(self.parse(("variables", name, "initial")), {"player": _Val("int", "0", 0, True)}).type
             self.path = saved
-            if kind in ("int", "bool"):
-                return kind
-        if name not in self.inferring:  # a variable that starts as none: the values set into it
+            if starts in ("int", "bool"):
+                return starts
+        if name not in self.inferring:  # a variable that starts as a string, a pile or none: the values set into it
             self.inferring.add(name)
             try:
-                found = {kind for kind in self.assigned_kinds(name) if kind != "none"}
+                found = {kind for kind in self.assigned_kinds(name) if kind != "none"} | ({starts} - {"none"})
             finally:
                 self.inferring.discard(name)
             if len(found) == 1 and found <= {"int", "pile", "bool", "str"}:  # a string: its id
@@ -1279,6 +1280,12 @@ class _ModuleBuilder(_Emitter):
                 rows = [group[0] if zone.single else list(group) for group in zone.seat_piles]
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
+        for name in rules.variables:  # a variable no rule reads still holds its start (a string: its id)
+            if name not in self.kinds:
+                try:
+                    self.var_kind(name)
+                except Unsupported:
+                    pass  # (nothing compiled reads or sets it)
         if self.compares_lists:
             body.append(_SAME_ITEMS)
         if self.orders_strings:  # every string the module numbers, ranked as Python orders strings

@@ -665,3 +665,36 @@ def test_card_attributes_some_cards_lack_read_as_none_natively(tmp_path: Path) -
     games = play_both_backends(rules, range(8))
     assert {move.name for game in games for move in game.history} == {"lay", "gather"}
     assert {game.variable("seen") for game in games} == {114, 214}  # 100 for each card without a value
+
+
+def test_a_variable_that_starts_as_a_string_and_that_no_rule_reads_is_kept_natively(tmp_path: Path) -> None:
+    # `note` starts as a string and no rule reads or sets it, `last` starts as one and is set to
+    # others: both are held as string numbers, and the native game starts from the Python game's.
+    from helpers import play_both_backends
+
+    path = tmp_path / "notes.yaml"
+    path.write_text(MINI_NOTES, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    games = play_both_backends(rules, range(3))
+    assert {game.variable("note") for game in games} == {"quiet"}
+    assert {game.variable("last") for game in games} <= {"start", "red", "black"} and len(games[0].history) > 2
+
+
+MINI_NOTES = """ruleset: notes
+deck: standard-52
+variables:
+  note: {initial: "'quiet'"}
+  last: {initial: "'start'"}
+zones:
+  stock: {}
+  waste: {}
+setup:
+  - take_deck: stock
+moves:
+  draw:
+    from: stock
+    to: waste
+    do: [move, {set: {last: "'red' if card.color == 'red' else 'black'"}}]
+end:
+  max_moves: 10
+"""
