@@ -337,6 +337,9 @@ class Compiler:
     def _slice(self, node: Slice) -> Compiled:
         obj = self.compile(node.obj, (PILE, CARDS, PILES, LIST))
         bounds = [self.compile(b, (INT,)) if b is not None else None for b in (node.lo, node.hi)]
+        # a bound that may be `none` (a card's number) is checked: none is no bound left out
+        bounds = [self.want(replace(b, type=ANY), (INT,), bound) if b is not None and b.none and not b.const else b
+                  for b, bound in zip(bounds, (node.lo, node.hi))]
         if obj.type == PILE:
             obj = Compiled(self._pile_cards(obj), CARDS, total=obj.total)
         code = ":".join(b.source if b is not None else "" for b in bounds)
@@ -378,12 +381,13 @@ class Compiler:
                 slot, type_, _ = self.scope.variables[zone.name]  # a per-player variable: that seat's value
                 seat = self.compile(args[1], (INT,))
                 self.uses.add("V")
-                return Compiled(f"V[{slot} + {seat.source}]", type_, total=_a_seat(seat))
+                return Compiled(f"V[{slot} + {self._seat_index(seat)}]", type_, total=_a_seat(seat))
             if not (isinstance(zone, Name) and zone.name in self.scope.zones and self.scope.zones[zone.name][2]):
                 raise CompileError("of(ZONE, seat) takes a per-player zone or variable", zone.pos)
             seat = self.compile(args[1], (INT,))
             single = self.scope.zones[zone.name][1]
-            return Compiled(f"SEATS_{zone.name}[{seat.source}]", PILE if single else PILES, total=_a_seat(seat))
+            return Compiled(f"SEATS_{zone.name}[{self._seat_index(seat)}]", PILE if single else PILES,
+                            total=_a_seat(seat))
         if func == "covered":  # a pile lying on it (`covered_by`) holds a card
             arity(1)
             arg = self.compile(args[0], (PILE,))
@@ -451,6 +455,14 @@ class Compiler:
             check = "want_ints" if func == "sum" else "want_bools"  # the items of an untyped list
             return Compiled(f"{func}({check}({arg.source}))", INT if func == "sum" else BOOL)
         raise CompileError(unknown("function", func, set(_BUILTIN_NAMES) | set(self.scope.functions)), node.pos)
+
+    def _seat_index(self, seat: Compiled) -> str:
+        """Code for a seat used as an index into the seats' variables or piles (`of(x, seat)`): one of
+        the game's seats (0 to players - 1; the tables hold a place for every seat the ruleset
+        allows, so a seat beyond the game's, or a negative one, would read another's), else an error."""
+        if _a_seat(seat):
+            return seat.source
+        return f"seat_index({seat.source}, {self.scope.bindings.get('players', ('S.players', INT))[0]})"
 
     def _inline(self, node: Call, function: Function) -> Compiled:
         if function.name in self._stack:
@@ -861,6 +873,13 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def seat_index(seat: int, players: int) -> int:
+    """A seat used as an index (`of(x, seat)`): one of the game's seats, else the run-time error."""
+    if 0 <= seat < players:
+        return seat
+    raise ValueCheckError(f"there is no seat {seat} (the seats are 0 to {players - 1})")
+
+
 def want_int(value: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         if INT_MIN <= value <= INT_MAX:
@@ -968,7 +987,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
     "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
-    "power": power, "int_range": int_range, "arg_best": arg_best,
+    "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter

@@ -21,6 +21,7 @@ from typing import Any
 
 from .compiler import show
 from .errors import RulesetError
+from .limits import INT_MAX, INT_MIN
 from .parser import (
     Attr,
     Binary,
@@ -46,7 +47,6 @@ __all__ = ["Book", "Speaker", "Term", "describe", "render_markdown", "render_tex
 INLINE_NODES = 40          # a function body of at most this many nodes is written out where it is called
 INLINE_BUDGET = 120        # nodes written out by inlining in one expression, in all
 INLINE_DEPTH = 1           # a function written out names the functions its body calls
-_INT_MIN, _INT_MAX = -(2 ** 63), 2 ** 63 - 1
 
 _RESULT_WORDS = {"won": "won", "lost": "lost", "draw": "a draw", "over": "over (no winner or loser)",
                  "limit": "stopped (result: limit)"}
@@ -76,7 +76,7 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 
 def _in_range(value: Any) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or _INT_MIN <= value <= _INT_MAX
+    return not isinstance(value, int) or isinstance(value, bool) or INT_MIN <= value <= INT_MAX
 
 
 def _compute(op: str, a: Any, b: Any) -> Any:

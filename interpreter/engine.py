@@ -20,6 +20,7 @@ from .compiler import StepLimitError
 from .movegen import BLIND, remember
 from .observation import information_state_string, observation_string
 from .ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
+from .store import value_problem
 
 if TYPE_CHECKING:
     from .explain import Explanation
@@ -495,6 +496,9 @@ class Game:
                     rules.team_of[self.players][p]) if variable.per_team else p})
                 if variable.persist and persisted and variable.name in persisted:
                     saved = persisted[variable.name]  # a per-player value is saved as a list of seats
+                    problem = value_problem(variable, saved)
+                    if problem:  # (a number outside the 64-bit range, a value of the wrong type)
+                        raise SetupError(f"the persisted value of '{variable.name}': {problem}")
                     if not variable.per_player:
                         value = saved
                     elif isinstance(saved, list) and p < len(saved):

@@ -18,9 +18,10 @@ MAX_YAML_VALUES = 100_000         # values in one document, aliases expanded (al
 MAX_EXTENDS_FILES = 32            # distinct files in one `extends:` tree (each is read once)
 
 # -- numbers -------------------------------------------------------------------------------
-# Integers are 64-bit signed, as in CEL: a literal, a saved value, a variable or a score
-# outside this range is an error at the place that made it.
-INT_MIN = -(2 ** 63)
+# Integers are 64-bit signed and symmetric: -(2**63 - 1) to 2**63 - 1 in both backends, so that
+# -2**63 is no number (the native backend holds `none` as it). A literal, an option value, a saved
+# value, a variable, a score or a power outside this range is an error at the place that made it.
+INT_MIN = -(2 ** 63 - 1)
 INT_MAX = 2 ** 63 - 1
 
 # -- expressions ---------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from typing import Any
 
 from . import resources
 from .errors import CardrulesError, IllegalMoveError, SourcePos
-from .limits import MAX_TRIGGER_PASSES
+from .limits import INT_MAX, INT_MIN, MAX_TRIGGER_PASSES
 from .native_bots import SEAT_KINDS
 from .native_bots import SOURCE as BOTS_SOURCE
 from .native_search import SOURCE as SEARCH_SOURCE
@@ -216,6 +216,8 @@ class _Emitter:
             if isinstance(v, bool):
                 return _Val("bool", repr(v), v, True)
             if isinstance(v, int):
+                if not INT_MIN <= v <= INT_MAX:  # (in a branch the front end folded away unchecked)
+                    raise self.no("a number outside the 64-bit range")
                 return _Val("int", repr(v), v, True)
             if isinstance(v, str):
                 return _Val("str", repr(self.sid(v)), v, True)
@@ -392,9 +394,10 @@ class _Emitter:
         return self.checked(self.expr(body, {params[0]: _int(seat)}, "int"))
 
     def variable(self, name: str, seat: str) -> _Val:
-        """A variable's value; for a per-player variable, seat `seat`'s (code; checked like a list index)."""
+        """A variable's value; for a per-player variable, seat `seat`'s (code; one of the game's seats, else
+        compiled code stops)."""
         variable = self.rules.variables[name]
-        slot = f"{variable.slot}" if not seat else f"seat_slot(V, {variable.slot}, {seat})"
+        slot = f"{variable.slot}" if not seat else f"{variable.slot} + seat_of(M, {seat})"
         if name in self.inferring:
             raise self.no(f"the variable '{name}' while its kind is being found")
         kind = self.var_kind(name)
@@ -461,7 +464,7 @@ class _Emitter:
 
     def seat_zone(self, name: str, seat: str) -> _Val:
         zone = self.rules.zones[name]
-        return _Val("pile" if zone.single else "piles", f"at(SEATS_{name}, {seat})")
+        return _Val("pile" if zone.single else "piles", f"SEATS_{name}[seat_of(M, {seat})]")
 
     def var_kind(self, name: str) -> str:
         """A variable's kind (int, bool or pile): what it starts with, else what is set into it."""
@@ -643,7 +646,8 @@ class _Emitter:
             if left.const and right.const and op in ("+", "-", "*"):
                 value = {"+": left.value + right.value, "-": left.value - right.value,
                          "*": left.value * right.value}[op]
-                return _Val("int", repr(value), value, True)
+                if INT_MIN <= value <= INT_MAX:  # (else computed in play, where it stops)
+                    return _Val("int", repr(value), value, True)
             function = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "**": "power"}[op]
             return _int(f"{function}({self.checked(left)}, {self.checked(right)})")
         if op in ("==", "!="):
@@ -904,12 +908,12 @@ def contains(xs, x):
 
 @njit(cache=True)
 def winners_mask(seats, players):
-    """The winning seats an end condition names, as a bit mask (a seat the game has not, or one named
-    twice, stops: Python keeps such a list as it is)."""
+    """The winning seats an end condition names, as a bit mask, each seat once (a seat the game has
+    not stops: Python reports it)."""
     mask = 0
     for seat in seats:
-        if seat < 0 or seat >= players or (mask >> seat) & 1:
-            raise Stop("winners: a seat the game has not, or one named twice")
+        if seat < 0 or seat >= players:
+            raise Stop("winners: a seat the game has not")
         mask |= 1 << seat
     return mask
 
@@ -1651,7 +1655,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             SJ[depth] = j + 1
             chosen_p[n_chosen] = OP[i]; chosen_c[n_chosen] = OC[i, j]; n_chosen += 1
             depth += 1
-            SJ[depth] = -1; ST[depth] = ST[depth - 1] + OV[i, j]; SI[depth] = 1
+            SJ[depth] = -1; ST[depth] = add(ST[depth - 1], OV[i, j]); SI[depth] = 1
             continue
         if j == NO[i]:
             SJ[depth] = j + 1
@@ -1705,10 +1709,10 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                     lines.append(f"{indent}{temp} = {none if value.type == 'none' else value.code}")
                 if variable.per_team:  # every seat of the acting seat's team
                     mate = self.fresh("mate")
-                    stores.append((f"seat_slot(V, {variable.slot}, {mate})", temp, mate))
+                    stores.append((f"{variable.slot} + {mate}", temp, mate))
                 else:
                     stores.append((f"{variable.slot}" if not variable.per_player else
-                                   f"seat_slot(V, {variable.slot}, {env['player'].code})", temp, ""))
+                                   f"{variable.slot} + seat_of(M, {env['player'].code})", temp, ""))
             for slot, temp, mate in stores:
                 at = indent
                 if mate:

@@ -10,14 +10,20 @@ from numba import njit, objmode
 
 from .engine import chance_stream
 
-NO_INT = -9223372036854775807 - 1  # an int that is `none`
+NO_INT = -9223372036854775807 - 1  # an int that is `none`: below every number (limits.INT_MIN)
 NO_STR = -1  # a string that is `none`
 NO_MASK = -1  # a list attribute of no card
-INT_MAX = 9223372036854775807
+INT_MAX = 9223372036854775807  # numbers are -INT_MAX .. INT_MAX, as in limits.py
+SMALL = 3037000499  # the largest n with n * n <= INT_MAX: a product of two such never overflows
 
 
 class Stop(Exception):
     """Compiled code met an error (native.NativeStop): the Python backend replays to report it."""
+
+
+# Every check below is made before the operation, on values that cannot overflow: a test of the
+# result after a wrapping operation (`r // b != a`) is undefined behaviour to the compiler, which
+# may remove it. A result outside -INT_MAX .. INT_MAX (-2 ** 63 included) stops compiled code.
 
 
 @njit(cache=True)
@@ -29,14 +35,18 @@ def ck(x):
 
 @njit(cache=True)
 def add(a, b):
-    if (b > 0 and a > INT_MAX - b) or (b < 0 and a < NO_INT - b):
+    if a == NO_INT or b == NO_INT:
+        raise Stop("none")
+    if (b > 0 and a > INT_MAX - b) or (b < 0 and a < -INT_MAX - b):
         raise Stop("overflow")
     return a + b
 
 
 @njit(cache=True)
 def sub(a, b):
-    if (b < 0 and a > INT_MAX + b) or (b > 0 and a < NO_INT + b):
+    if a == NO_INT or b == NO_INT:
+        raise Stop("none")
+    if (b < 0 and a > INT_MAX + b) or (b > 0 and a < -INT_MAX + b):
         raise Stop("overflow")
     return a - b
 
@@ -44,31 +54,36 @@ def sub(a, b):
 @njit(cache=True)
 def neg(a):
     if a == NO_INT:
-        raise Stop("overflow")
+        raise Stop("none")
     return -a
 
 
 @njit(cache=True)
 def mul(a, b):
+    if a == NO_INT or b == NO_INT:
+        raise Stop("none")
+    if -SMALL <= a <= SMALL and -SMALL <= b <= SMALL:
+        return a * b
     if a == 0 or b == 0:
         return 0
-    r = a * b
-    if (a == -1 and b == NO_INT) or (b == -1 and a == NO_INT) or r // b != a:
+    if abs(a) > INT_MAX // abs(b):  # (both within -INT_MAX .. INT_MAX, so abs cannot overflow)
         raise Stop("overflow")
-    return r
+    return a * b
 
 
 @njit(cache=True)
 def div(a, b):
+    if a == NO_INT or b == NO_INT:
+        raise Stop("none")
     if b == 0:
         raise Stop("division by zero")
-    if a == NO_INT and b == -1:
-        raise Stop("overflow")
     return a // b
 
 
 @njit(cache=True)
 def mod(a, b):
+    if a == NO_INT or b == NO_INT:
+        raise Stop("none")
     if b == 0:
         raise Stop("division by zero")
     return a % b
@@ -76,6 +91,8 @@ def mod(a, b):
 
 @njit(cache=True)
 def power(a, b):
+    if a == NO_INT or b == NO_INT:
+        raise Stop("none")
     if b < 0:
         raise Stop("negative exponent")
     if b == 0:
@@ -99,7 +116,10 @@ RANGE_LIMIT = 10000
 
 @njit(cache=True)
 def range_end(lo, hi):
-    if hi > lo and (hi - lo < 0 or hi - lo > RANGE_LIMIT):  # (a difference past 64 bits wraps)
+    """The end of `range(lo, hi)`, at least lo (so that hi - lo, its length, is 0 to RANGE_LIMIT)."""
+    if hi <= lo:
+        return lo
+    if lo <= INT_MAX - RANGE_LIMIT and hi > lo + RANGE_LIMIT:  # (past INT_MAX - RANGE_LIMIT, hi - lo is short)
         raise Stop("a long range")
     return hi
 
@@ -153,11 +173,12 @@ def at(xs, i):
 
 
 @njit(cache=True)
-def seat_slot(V, slot, seat):
-    i = slot + seat
-    if i < -len(V) or i >= len(V):
+def seat_of(M, seat):
+    """A seat used as an index (`of(x, seat)`, a per-player variable's slot): one of the game's
+    M[12] seats, else compiled code stops (Python reports it)."""
+    if seat < 0 or seat >= M[12]:
         raise Stop("no such seat")
-    return i if i >= 0 else len(V) + i
+    return seat
 
 
 @njit(cache=True)
@@ -169,14 +190,19 @@ def mask_of(mask):
 
 @njit(cache=True)
 def has_int(mask, x, low):
+    """`x in card.LIST` of numbers: bit i of the mask stands for low + i (0 <= i < 63)."""
     m = mask_of(mask)
-    return x != NO_INT and 0 <= x - low < 63 and (m >> (x - low)) & 1 == 1
+    if x == NO_INT or x < low or (x - low > 62 if low >= 0 else x > low + 62):  # (neither can overflow)
+        return False
+    return (m >> (x - low)) & 1 == 1
 
 
 @njit(cache=True)
 def has(mask, s):
+    """`s in card.LIST` of strings: the strings of list attributes are numbered first, 0 to 62, so a
+    string of a higher number is in no card's list (a shift of 64 or more is taken mod 64)."""
     m = mask_of(mask)
-    return (m >> s) & 1 == 1 if s >= 0 else False
+    return (m >> s) & 1 == 1 if 0 <= s < 63 else False
 
 
 @njit(cache=True)

@@ -156,12 +156,19 @@ class EndCondition:
     result: str
     reason: str
     winners: Evaluator | None = None  # the winning seats: a seat or a list of seats
+    winners_pos: SourcePos | None = None  # where `winners` is written
 
     def winners_of(self, S: Any, env: dict[str, Any]) -> tuple[int, ...] | None:
+        """The seats `winners` names, each once; a seat the game has not is a run-time error at `winners`."""
         if self.winners is None:
             return None
         seats = self.winners(S, env)
-        return (seats,) if isinstance(seats, int) else tuple(seats)
+        named = (seats,) if isinstance(seats, int) else tuple(seats)
+        for seat in named:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < S.players:
+                raise RulesetRuntimeError(f"winners: there is no seat {seat!r} (the seats are 0 to {S.players - 1})",
+                                          self.winners_pos)
+        return tuple(dict.fromkeys(named))
 
 
 class Ruleset:
@@ -1465,7 +1472,9 @@ class _Builder:
             test = self.evaluator(("end", "when", i, "if"), scope, (BOOL,))
             winners = self.evaluator(("end", "when", i, "winners"), scope, (INT, "list")) \
                 if "winners" in cond else None
-            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", ""), winners))
+            where = self.doc.pos(("end", "when", i, "winners")) if "winners" in cond else None
+            self.rules.end_conditions.append(EndCondition(test, cond["result"], cond.get("reason", ""), winners,
+                                                          where))
         if "no_moves" in spec:
             self.rules.no_moves_result = (spec["no_moves"]["result"], spec["no_moves"].get("reason",
                                                                                            "no move is possible"))

@@ -204,6 +204,11 @@ def _kind(variable: Variable) -> type | None:
     return bool if isinstance(value, bool) else int if isinstance(value, int) else None
 
 
+def value_problem(variable: Variable, value: Any) -> str | None:
+    """What is wrong with a value given for a `persist` variable (as `load` checks a saved one), or None."""
+    return _problem(value, variable.per_player, _kind(variable))
+
+
 def load(rules: Ruleset | str) -> dict[str, Any]:
     """The saved values of a ruleset's `persist` variables (empty if none), each checked against
     its variable: a list by seat for a per-player one, of the variable's type. Given only a name,

@@ -104,6 +104,12 @@ CALLS: list[tuple[str, Callable[[], Any], type[CardrulesError], str]] = [
     ("a deal too short", lambda: KLONDIKE.new_game(deal=["AS"]), DealError, "the deal lists 1 cards"),
     ("persisted values that are no dict", lambda: KLONDIKE.new_game(seed=1, persisted=[1]),  # type: ignore[arg-type]
      SetupError, "persisted values are a dict by variable name"),
+    ("a persisted value of -2 ** 63", lambda: KLONDIKE.new_game(seed=1, persisted={"balance": -(2 ** 63)}),
+     SetupError, "the persisted value of 'balance': -9223372036854775808 is outside the 64-bit integer range"),
+    ("a persisted value past 64 bits", lambda: KLONDIKE.new_game(seed=1, persisted={"balance": 2 ** 63}),
+     SetupError, "is outside the 64-bit integer range"),
+    ("a persisted value of the wrong type", lambda: KLONDIKE.new_game(seed=1, persisted={"balance": "9"}),
+     SetupError, "the persisted value of 'balance': the text \"9\" where an integer is expected"),
     ("a move limit that is text", lambda: KLONDIKE.new_game(seed=1, max_moves="9"),  # type: ignore[arg-type]
      SetupError, "max_moves is a whole number of moves"),
     ("undo with nothing to undo", undone, IllegalMoveError, "there is no move to undo"),

@@ -74,6 +74,8 @@ def test_a_game_that_never_ends_stops_at_the_default_move_limit(tmp_path: Path) 
     ("size(src) ** (size(dst) - 1) > 0", "a power needs an exponent of 0 or more, got -1"),
     ("(size(src) + 1) ** 64 > 0", "2 ** 64 is outside the 64-bit range"),
     ("(size(src) + 2) ** 40 > 0", "3 ** 40 is outside the 64-bit range"),
+    # -2 ** 63 is no number either: the range is -(2 ** 63 - 1) to 2 ** 63 - 1
+    ("(size(dst) - 2) ** 63 < 0", "-2 ** 63 is outside the 64-bit range (-9223372036854775807 to"),
 ])
 def test_a_power_with_a_negative_exponent_or_past_64_bits_is_a_clean_error(tmp_path: Path, when: str,
                                                                            message: str) -> None:

@@ -1,0 +1,375 @@
+"""The edges of numbers and indexes, in both backends: 64-bit overflow (which compiled code must
+detect, never wrap), the one integer range -(2**63 - 1) .. 2**63 - 1 (so that -2**63 is no number,
+and `none` natively), membership in a list attribute of many strings, the sums of `select`, and
+every index into the state a rule computes (a seat for `of`, a zone's pile, a slice, the winners)
+out of range: the same run-time error in both (compiled code stops, and the Python backend replays
+to report it, native.NativeStop).
+
+Each ruleset here is small, so that its module compiles in a few seconds; each game is played with
+the first legal move at every step, in Python and natively, and the two endings compared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cardrules import load_ruleset
+from cardrules.errors import RulesetError, RulesetRuntimeError
+from cardrules.native import NativeStop, native_backend
+from cardrules.simulate import simulate_games
+
+pytest.importorskip("numba")
+
+INT_MAX = 2 ** 63 - 1
+NO_INT = -(2 ** 63)  # none, natively
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
+                   deal: list[str] | None = None) -> tuple[Any, ...]:
+    """The Python game played with the first legal move: ("error", moves made, message) where a
+    rule failed, else ("end", moves, outcome, scores, variables)."""
+    game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
+    moves = 0
+    try:
+        while not game.is_over:
+            game.apply(game.legal_moves()[0])
+            moves += 1
+        return "end", moves, game.outcome, game.scores(), list(game.state.vars), game.winners()
+    except RulesetRuntimeError as exc:
+        return "error", moves, str(exc)
+
+
+def _native_ending(rules: Any, seed: int = 1, players: int | None = None,
+                   deal: list[str] | None = None) -> tuple[Any, ...]:
+    """The same game natively: ("error", moves made, message) where compiled code stopped, else
+    ("end", moves, outcome, scores, variables as the Python game keeps numbers and none, winners)."""
+    backend = native_backend(rules)
+    game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
+    moves = 0
+    try:
+        position = backend.start(game)
+        while not position.is_over:
+            position.apply_code(position.legal_codes()[0])
+            moves += 1
+        variables = [None if v == NO_INT else int(v) for v in position.V[:len(game.state.vars)]]
+        return ("end", moves, position.outcome, [position.score(p) for p in range(game.players)], variables,
+                position.winners())
+    except NativeStop as exc:
+        return "error", moves, str(exc)
+
+
+def _fail_alike(rules: Any, message: str, **game: Any) -> str:
+    """Both backends fail at the same move: Python with `message` (returned whole), compiled code
+    stopping there (so that the Python backend reports it)."""
+    python, native = _python_ending(rules, **game), _native_ending(rules, **game)
+    assert python[0] == "error" and message in python[2], python
+    assert native[:2] == ("error", python[1]), (python, native)
+    return str(python[2])
+
+
+# -- overflow ----------------------------------------------------------------------------------
+
+MULWRAP = """
+ruleset: mulwrap
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {big: {initial: 2}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}, {set: {big: "big * big"}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+score: big
+"""
+
+
+def test_a_product_past_64_bits_stops_compiled_code_where_python_reports_it(tmp_path: Path) -> None:
+    rules = load_ruleset(_write(tmp_path, "mulwrap", MULWRAP))
+    # 4, 16, 256, 2**16, 2**32, then 2**64: the sixth move fails, five are made
+    text = _fail_alike(rules, "outside the 64-bit range")
+    assert "big * big" in text and _python_ending(rules)[1] == 5
+    with pytest.raises(RulesetRuntimeError, match="big \\* big"):
+        simulate_games(str(tmp_path / "mulwrap.yaml"), 1, engine="native")
+
+
+# One ruleset, its arithmetic chosen by an option (options are inputs of one compiled module):
+# each move sets `x` to the expression of the case from `a` and `b`, and the game ends after one.
+ARITHMETIC_CASES = {
+    # case: (a, b, expression)
+    "product": (INT_MAX, 2, "a * b"),
+    "negative product": (INT_MAX, -2, "a * b"),
+    "product of halves": (3037000500, 3037000500, "a * b"),
+    "power": (3, 40, "a ** b"),
+    "negative power": (-3, 41, "a ** b"),
+    "power to -2**63": (-2, 63, "a ** b"),
+    "sum": (INT_MAX, 1, "a + b"),
+    "difference to -2**63": (-INT_MAX, 1, "a - b"),
+    "sum to -2**63": (-INT_MAX, -1, "a + b"),
+    "sum of a comprehension": (INT_MAX, 1, "sum(v for v in [a, b])"),
+    "sum of a list": (INT_MAX, 1, "sum(list(v for v in [a, b]))"),
+    "abs": (-INT_MAX, 1, "abs(a) + b"),
+}
+FINE_CASES = {
+    "product in range": (3037000499, 3037000499, "a * b", 3037000499 ** 2),
+    "product to -INT_MAX": (INT_MAX, -1, "a * b", -INT_MAX),
+    "power in range": (-3, 39, "a ** b", (-3) ** 39),
+    "sum back in range": (INT_MAX, -1, "a + b + 1", INT_MAX),
+    "difference to -INT_MAX": (-INT_MAX + 1, 1, "a - b", -INT_MAX),
+    "quotient": (-INT_MAX, -1, "a / b", INT_MAX),
+    "remainder": (-INT_MAX, 10, "a % b", -INT_MAX % 10),
+}
+
+
+def _arithmetic(tmp_path: Path) -> Path:
+    cases = {**{k: v for k, v in ARITHMETIC_CASES.items()}, **{k: v[:3] for k, v in FINE_CASES.items()}}
+    names = list(cases)
+    value = " else ".join(f"({cases[name][2]}) if option.case == {i}" for i, name in enumerate(names)) + " else 0"
+    a = " else ".join(f"{cases[name][0]} if option.case == {i}" for i, name in enumerate(names)) + " else 0"
+    b = " else ".join(f"{cases[name][1]} if option.case == {i}" for i, name in enumerate(names)) + " else 0"
+    return _write(tmp_path, "arithmetic", f"""
+ruleset: arithmetic
+players: 1
+deck: standard-52
+options: {{case: {{values: {list(range(len(names)))}, default: 0}}}}
+zones: {{stock: {{short: s}}, waste: {{short: w}}}}
+variables: {{a: {{initial: "{a}"}}, b: {{initial: "{b}"}}, x: {{initial: 0}}}}
+setup: [{{take_deck: stock}}]
+moves:
+  draw: {{from: stock, to: waste, do: [move, {{set: {{x: "{value}"}}}}]}}
+end: {{when: [{{if: "size(waste) > 0", result: over}}]}}
+score: x
+""")
+
+
+def test_every_arithmetic_result_past_64_bits_or_at_minus_2_to_63_fails_alike_in_both_backends(
+        tmp_path: Path) -> None:
+    path = _arithmetic(tmp_path)
+    names = [*ARITHMETIC_CASES, *FINE_CASES]
+    for i, name in enumerate(names):
+        rules = load_ruleset(path, {"case": i})
+        if name in ARITHMETIC_CASES:
+            _fail_alike(rules, "64-bit range")
+        else:
+            python, native = _python_ending(rules), _native_ending(rules)
+            assert python == native == ("end", 1, "over", [FINE_CASES[name][3]], python[4], None), name
+
+
+def test_minus_2_to_63_is_no_number_in_either_backend(tmp_path: Path) -> None:
+    base = MULWRAP.replace("big: {initial: 2}", "big: {initial: -9223372036854775807}")
+    rules = load_ruleset(_write(tmp_path, "low", base.replace('"big * big"', '"big - 1"')))
+    _fail_alike(rules, "outside the 64-bit range (-9223372036854775807 to 9223372036854775807)")
+    with pytest.raises(RulesetError, match="64-bit range"):  # folded at load
+        load_ruleset(_write(tmp_path, "lowest", base.replace('"big * big"', '"-9223372036854775807 - 1"')))
+    with pytest.raises(RulesetError, match="64-bit range"):
+        load_ruleset(_write(tmp_path, "literal", base.replace("initial: -9223372036854775807",
+                                                                 "initial: -9223372036854775808")))
+
+
+def test_a_long_range_whose_length_passes_64_bits_fails_alike(tmp_path: Path) -> None:
+    text = MULWRAP.replace("big: {initial: 2}", "big: {initial: -9223372036854775807}")
+    rules = load_ruleset(_write(tmp_path, "span", text.replace(
+        '"big * big"', '"size(range(big, 9223372036854775807))"')))
+    _fail_alike(rules, "more than 1,000,000 numbers")
+
+
+def test_the_checked_helpers_of_compiled_code_stop_on_every_overflow_however_they_are_called() -> None:
+    from cardrules import native_runtime as rt
+
+    for helper, args in [(rt.mul, (2 ** 32, 2 ** 32)), (rt.mul, (-(2 ** 32), 2 ** 31)), (rt.power, (3, 40)),
+                         (rt.power, (-2, 63)), (rt.add, (INT_MAX, 1)), (rt.sub, (-INT_MAX, 1)),
+                         (rt.range_end, (-INT_MAX, INT_MAX)), (rt.range_end, (-INT_MAX, 3)),
+                         (rt.range_end, (-10, INT_MAX))]:
+        with pytest.raises(rt.Stop):
+            helper(*args)
+    assert rt.mul(-(2 ** 31), 2 ** 31) == -(2 ** 62) and rt.mul(INT_MAX, -1) == -INT_MAX
+    assert rt.mul(2 ** 40, 2 ** 22) == 2 ** 62 and rt.power(-3, 39) == (-3) ** 39
+    assert rt.range_end(INT_MAX - 5, INT_MAX) == INT_MAX and rt.range_end(5, -5) == 5
+    assert not rt.has(1, 64) and rt.has(1, 0) and not rt.has_int(1, INT_MAX, -5)
+
+
+# -- a list attribute of strings, beyond 64 strings --------------------------------------------
+
+def test_a_string_numbered_past_64_is_in_no_cards_list_natively_as_in_python(tmp_path: Path) -> None:
+    names = ", ".join(f"n{i:02}" for i in range(70))
+    (tmp_path / "tagged.yaml").write_text(f"""
+deck: tagged
+attributes: {{name: str, tags: list}}
+cards:
+  - each: {{name: [{names}]}}
+    with: {{tags: [a]}}
+code: "{{name}}"
+""", encoding="utf-8")
+    rules = load_ruleset(_write(tmp_path, "tags", """
+ruleset: tags
+players: 1
+deck: tagged
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {hits: {initial: 0}, tagged: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw:
+    from: stock
+    to: waste
+    do:
+      - move
+      - if: "card.name in card.tags"
+        then: [{add: {hits: 1}}]
+      - if: "'a' in card.tags and 'n65' not in card.tags"
+        then: [{add: {tagged: 1}}]
+end: {when: [{if: "empty(stock)", result: over}]}
+score: hits
+"""))
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python == native and python[:4] == ("end", 70, "over", [0]) and python[4] == [0, 70]
+
+
+# -- the sums of select ------------------------------------------------------------------------
+
+def test_a_select_sum_past_64_bits_offers_no_move_python_does_not(tmp_path: Path) -> None:
+    (tmp_path / "valued.yaml").write_text(f"""
+deck: valued
+attributes: {{name: str, v: int}}
+cards:
+  - {{name: p, v: {INT_MAX}}}
+  - {{name: q, v: {INT_MAX}}}
+  - {{name: r, v: -1}}
+  - {{name: s, v: 0}}
+code: "{{name}}"
+""", encoding="utf-8")
+    rules = load_ruleset(_write(tmp_path, "sums", """
+ruleset: sums
+players: 1
+deck: valued
+zones: {hand: {short: h}, row: {count: 3, short: r}, out: {short: o}}
+setup:
+  - take_deck: hand
+  - deal: {from: hand, to: row, counts: 1, face: up}
+moves:
+  gather:
+    from: hand
+    to: out
+    select: {from: row, take: top, sum: v, equals: "0 - 2", max: 3}
+  give_up: {from: hand, to: out, when: "size(hand) == 1"}
+end: {when: [{if: "empty(hand)", result: over}]}
+score: "size(out)"
+"""))
+    game = rules.new_game(deal=["p", "q", "r", "s"])
+    assert [[rules.deck.cards[c]["name"] for c in pile] for pile in game.state.piles] == [["s"], ["p"], ["q"], ["r"], []]
+    assert [m.name for m in game.legal_moves()] == ["give_up"]  # no two values add up to -2
+    with pytest.raises(NativeStop, match="overflow"):  # p + q passes 64 bits: Python lists the moves
+        native_backend(rules).start(rules.new_game(deal=["p", "q", "r", "s"]))
+
+
+# -- indexes into the state --------------------------------------------------------------------
+
+SEATS = """
+ruleset: seats
+players: {min: 2, max: 3, default: 2}
+deck: standard-52
+options: {case: {values: [0, 1, 2, 3, 4, 5], default: 0}}
+zones:
+  stock: {short: s}
+  hand: {per_player: true, short: h}
+variables:
+  a: {initial: 1, per_player: true}
+  b: {initial: 7, per_player: true}
+  seen: {initial: 0}
+setup: [{take_deck: stock}]
+turns: {order: rotation}
+moves:
+  draw:
+    from: stock
+    to: hand
+    do:
+      - move
+      - if: "option.case == 0"
+        then: [{set: {seen: "of(a, players)"}}]
+      - if: "option.case == 1"
+        then: [{set: {seen: "of(a, 0 - 1)"}}]
+      - if: "option.case == 2"
+        then: [{set: {seen: "size(of(hand, players))"}}]
+      - if: "option.case == 3"
+        then: [{set: {seen: "size(of(hand, 0 - 1))"}}]
+      - if: "option.case == 4"
+        then: [{set: {seen: "of(b, players - 1) + size(of(hand, players - 1))"}}]
+end: {when: [{if: "size(stock) < 48", result: over}]}
+score: seen
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_of_a_seat_the_game_has_not_is_an_error_in_both_backends_never_a_neighbours_value(
+        tmp_path: Path, players: int) -> None:
+    path = _write(tmp_path, "seats", SEATS)
+    for case, (text, seat) in enumerate([("of(a, players)", players), ("of(a, 0 - 1)", -1),
+                                         ("of(hand, players)", players), ("of(hand, 0 - 1)", -1)]):
+        rules = load_ruleset(path, {"case": case})
+        message = _fail_alike(rules, f"there is no seat {seat} (the seats are 0 to {players - 1})", players=players)
+        assert f"while evaluating {text!r}" in message
+    rules = load_ruleset(path, {"case": 4})  # the last seat is one: 7 and the cards it drew
+    python, native = _python_ending(rules, players=players), _native_ending(rules, players=players)
+    assert python == native and python[3] == [7 + 4 // players] * players
+
+
+INDEXES = """
+ruleset: indexes
+players: {min: 2, max: 3, default: 2}
+deck: standard-52
+options: {case: {values: [0, 1, 2, 3, 4, 5, 6], default: 0}}
+zones:
+  stock: {short: s}
+  row: {count: 3, short: r}
+variables:
+  i: {initial: 0}
+  seen: {initial: 0}
+setup: [{take_deck: stock}]
+turns: {order: rotation}
+moves:
+  draw:
+    from: stock
+    to: row
+    when: "dst == (row[i] if option.case == 0 else row[i % 3])"
+    do:
+      - move
+      - add: {i: 1}
+      - if: "option.case == 1"
+        then: [{set: {seen: "row[0][i - 4].rank"}}]
+      - if: "option.case == 2"
+        then: [{set: {seen: "cards(row[0])[i - 2].rank"}}]
+      - if: "option.case == 3"
+        then: [{set: {seen: "size(cards(stock)[top(row[2]).rank:])"}}]
+      - if: "option.case == 6"
+        then: [{set: {seen: "row[(i - 1) % 3][0 - (i + 2) / 3].rank + size(row[i % 3 - 3]) + size(cards(stock)[i:0 - i])"}}]
+end:
+  when:
+    - {if: "option.case == 5 and size(stock) < 40", result: over, winners: "[1, 0, 1]"}
+    - {if: "size(stock) < 40", result: over, winners: "i if option.case == 4 else 0"}
+score: seen
+"""
+
+
+def test_every_index_a_rule_computes_out_of_range_is_the_same_error_in_both_backends(tmp_path: Path) -> None:
+    path = _write(tmp_path, "indexes", INDEXES)
+    for case, message, text in [
+            (0, "an index is out of range", "row[i]"),  # a zone's pile: the third draw has no row[3]
+            (1, "an index is out of range", "row[0][i - 4]"),  # a pile's cards
+            (2, "an index is out of range", "cards(row[0])[i - 2]"),  # a list of cards
+            # a slice bound that is none (the top of an empty row) is no bound left out
+            (3, "a number was expected, got none", "top(row[2]).rank"),
+            (4, "winners: there is no seat 13 (the seats are 0 to 1)", "")]:  # a winner the game has not
+        rules = load_ruleset(path, {"case": case})
+        failure = _fail_alike(rules, message)
+        assert f"while evaluating {text!r}" in failure if text else "indexes.yaml:33:55:" in failure, failure
+    rules = load_ruleset(path, {"case": 5})  # a seat named twice wins once
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python == native and python[5] == [0, 1]
+    rules = load_ruleset(path, {"case": 6})  # negative indexes count from the end, as slices do
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python == native and python[:3] == ("end", 13, "over")
