@@ -738,7 +738,6 @@ class Tally:
         self.bounds.update(other.bounds)
         self.dropped.update(other.dropped)
         self.ends.update(other.ends)
-        self.evaluated_count = getattr(self, "evaluated_count", 0) + len(other.evaluated)
 
 
 class _Differs(Exception):
@@ -827,7 +826,8 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
             raise _Differs("Python raised where native did not", focus, str(python_error))
         tried: set[str] = set()  # moves that failed in this position (taken back)
         while True:
-            tally.evaluated.add(focus)
+            if focus >= 0:
+                tally.evaluated.add(focus)
             native.compare_listing(backend, game, position, check)
             _compare_scores(game, position, focus, tally)
             if game.is_over:
