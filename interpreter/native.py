@@ -676,12 +676,13 @@ class _Emitter:
         if left.type not in ITEMS or right.type not in ITEMS or not left.container or not right.container:
             raise self.no(f"comparing {left.type} and {right.type} (only lists written out, built by list(...), "
                           "legal_moves() or cards(), and their slices)")
-        if left.container != right.container:
-            return "False"
         items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
+        # (both lists are computed, as Python computes them, whatever the answer: an error in either stops)
+        if left.container != right.container:
+            return f"(len({items[0]}) + len({items[1]}) < 0)"
         kinds = {ITEMS[left.type], ITEMS[right.type]}
         if EMPTY in items or len(kinds) == 2 and "str" in kinds:  # `[]` (of no kind), or strings and
-            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"  # other items: equal only if both are empty
+            return f"(len({items[0]}) + len({items[1]}) == 0)"  # other items: equal only if both are empty
         if len(kinds) == 2:  # (numbers, cards, piles and truth values mixed: none is told apart differently)
             raise self.no(f"comparing {left.type} and {right.type}")
         self.compares_lists = True

@@ -698,3 +698,49 @@ moves:
 end:
   max_moves: 10
 """
+
+
+_LISTS_THAT_FAIL = """ruleset: failing-lists
+deck: standard-52
+variables:
+  zero: {initial: 0}
+  kind: {initial: 0}
+zones:
+  stock: {}
+  waste: {}
+setup:
+  - take_deck: stock
+moves:
+  draw: {from: stock, to: waste}
+  built_and_written:
+    when: "kind == 0"
+    do: [{set: {kind: 1}}]
+  strings_and_numbers:
+    when: "kind == 0"
+    do: [{set: {kind: 2}}]
+triggers:
+  - name: a list written out against one built
+    when: "kind == 1 and [1] == list(1 for c in cards(stock)[5 / zero:])"
+    do: [{set: {kind: 0}}]
+  - name: strings against numbers
+    when: "kind == 2 and list(c.suit for c in cards(stock)) == list(c.rank for c in cards(stock)[5 / zero:])"
+    do: [{set: {kind: 0}}]
+"""
+
+
+@pytest.mark.parametrize("move", ["built_and_written", "strings_and_numbers"])
+def test_lists_compared_are_both_computed_natively_whatever_the_answer(tmp_path: Path, move: str) -> None:
+    # A list written out is never equal to one built, nor a list of strings to one of numbers unless
+    # both are empty: compiled code still computes both, as Python does, so an error in either
+    # (here a slice bound divided by zero) stops it where Python raises.
+    path = tmp_path / "lists.yaml"
+    path.write_text(_LISTS_THAT_FAIL, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    backend = native_backend(rules)
+    game = rules.new_game(seed=1)
+    position = backend.start(game)
+    chosen = next(m for m in game.legal_moves() if m.name == move)
+    with pytest.raises(RulesetRuntimeError, match="division by zero"):
+        game.apply(chosen)
+    with pytest.raises(native.NativeStop):
+        position.apply_code(backend.code(chosen))
