@@ -33,7 +33,10 @@ if str(ROOT / "tests") not in sys.path:
 import native_fuzzing as nf
 
 
-def fuzz(seed: int, index: int, probes: int, folder: str) -> tuple[nf.Tally, list[tuple[nf.Difference, nf.Probe]], float]:
+Found = list[tuple[nf.Difference, nf.Probe]]
+
+
+def fuzz(seed: int, index: int, probes: int, folder: str) -> tuple[nf.Tally, Found, float]:
     """Module `index` of the run: its tally, its differences with their probes, its CPU time."""
     start = time.process_time()
     rng = random.Random(f"{seed}/{index}")

@@ -42,7 +42,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -204,6 +203,7 @@ class ExpressionGenerator:
         return Node(listed, "[" + ", ".join("{%d}" % i for i in range(len(items))) + "]", tuple(items))
 
     def name(self, kind: str) -> str:
+        """A fresh name for a comprehension's items (its first letter telling nothing of `kind`)."""
         self.fresh += 1
         return f"{'xcpq'[self.fresh % 4]}{self.fresh}"
 
@@ -215,8 +215,8 @@ class ExpressionGenerator:
 
     # -- comprehensions ------------------------------------------------------------------------
 
-    def items(self, depth: int) -> tuple[Node, str, str | None]:
-        """What a comprehension runs over: its node, the kind of its items (None: pairs of cards)."""
+    def items(self, depth: int) -> tuple[Node, str]:
+        """What a comprehension runs over: its node, and the kind of its items ("pair": pairs of cards)."""
         rng = self.rng
         choices: list[tuple[float, Callable[[], tuple[Node, str]]]] = [
             (3, lambda: (self.expr(PILES, depth), PILE)),
@@ -239,14 +239,14 @@ class ExpressionGenerator:
                 break
         else:
             node, kind = choices[0][1]()
-        return node, kind, None
+        return node, kind
 
     def comprehension(self, func: str, element: str, depth: int) -> Node:
         """FUNC(ELEMENT for NAME in ITEMS [if COND]); `element` the element's kind."""
-        items, kind, _ = self.items(depth)
+        items, kind = self.items(depth)
         while (items.form.endswith((".tags", ".nums")) and func not in ("all", "any", "count", "sum")
                or kind == "pair" and func in ("argmin", "argmax")):
-            items, kind, _ = self.items(depth)  # (compiled code loops over a list attribute only so)
+            items, kind = self.items(depth)  # (compiled code loops over a list attribute only so)
         saved = dict(self.scope)
         if kind == "pair":
             a, b = self.name(CARD), self.name(CARD)
@@ -309,7 +309,8 @@ class ExpressionGenerator:
             (2, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (e(STR, d), e(STR, d)))),
             (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (e(CARD, d), e(CARD, d)))),
             (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (e(PILE, d), e(PILE, d)))),
-            (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (self.built(INT, d), self.built(INT, d)))),
+            (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})",
+                             (self.built(INT, d), self.built(INT, d)))),
             (2, lambda: Node(BOOL, f"({{0}} {rng.choice(['in', 'not in'])} {{1}})", (e(INT, d), self.built(INT, d)))),
             (2, lambda: Node(BOOL, f"({{0}} {rng.choice(['in', 'not in'])} {{1}})", (e(STR, d), self.built(STR, d)))),
             (3, lambda: Node(BOOL, "({0} in {1}.tags)", (e(STR, d), e(CARD, d)))),
@@ -903,9 +904,9 @@ def _compare_scores(game: Any, position: Any, focus: int, tally: Tally) -> None:
             return
         compiled = None
     if python != compiled:
-        raise _Differs("the scores differ" if python is not None and compiled is not None else
-                       "Python raised where native did not" if python is None else "native stopped where Python did not",
-                       focus, f"python {python}, native {compiled}")
+        kind = "the scores differ" if python is not None and compiled is not None else \
+            "Python raised where native did not" if python is None else "native stopped where Python did not"
+        raise _Differs(kind, focus, f"python {python}, native {compiled}")
 
 
 def _compare_ending(game: Any, position: Any, focus: int, check: Callable[[str, Any, Any], None]) -> None:
