@@ -1742,12 +1742,15 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
                     lines.append(f"{indent}{x} = {self.checked(value)}")
                     bound.append(_Val(value.type, x))
                 for value in bound:
+                    if loop.names[0] == "player":  # (each item a seat of the game, as in ruleset.py)
+                        lines.append(f"{indent}seat_of(M, {value.code})")
                     lines += self.effects(path + ("do",), {**env, loop.names[0]: value}, indent)
                 return lines
             name, items = self.loop(path + ("for",), env)
             x = self.fresh("x")
             inner = dict(env)
             inner[name] = _Val(LOOPED.get(items.type, "card"), x, maybe_none=items.type == "int_list")
+            seat = [f"{indent}    seat_of(M, {x})"] if name == "player" else []
             if items.type in ("piles", *LISTS):  # (a list built by list(...) is an array of its own)
                 head = [f"{indent}for {x} in {items.code}:"]
             elif items.type == "seats":  # every seat of the game, from seat 0
@@ -1757,7 +1760,7 @@ def {name}(C, N, U, V, O, M, b_src, b_dst, b_card, b_n, b_player, SP, SC, SL, US
             else:
                 copy = self.fresh("items")
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
-            return head + self.effects(path + ("do",), inner, indent + "    ")
+            return head + seat + self.effects(path + ("do",), inner, indent + "    ")
         if kind == "act":
             seat = self.checked(self.expr(self.parse(path + ("act", "seat")), env, "int"))
             name = spec["act"].get("phase")

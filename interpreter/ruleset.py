@@ -1004,8 +1004,15 @@ class _Builder:
 
             charge = self.rules.meter.charge
 
+            # A loop binding `player` reads and changes each item's per-player variables and zones:
+            # each must be a seat of the game. (`player` is always bound where a loop can be, so such a
+            # loop is never written out by applygen: this closure runs it.)
+            seat_at = self.doc.pos(path + ("for",)) if var_names[0] == "player" else None
+
             def for_each(S: Any, env: dict[str, Any]) -> None:
                 for item in charge(list(items(S, env))):
+                    if seat_at is not None and not (type(item) is int and 0 <= item < S.players):
+                        raise RulesetRuntimeError(f"for: there is no seat {item!r} to be the player", seat_at)
                     inner = dict(env)
                     inner[var_names[0]] = item
                     for eff in body:

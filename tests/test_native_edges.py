@@ -19,8 +19,6 @@ from cardrules.errors import RulesetError, RulesetRuntimeError
 from cardrules.native import NativeStop, native_backend
 from cardrules.simulate import simulate_games
 
-pytest.importorskip("numba")
-
 INT_MAX = 2 ** 63 - 1
 NO_INT = -(2 ** 63)  # none, natively
 
@@ -31,11 +29,10 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
-                   deal: list[str] | None = None) -> tuple[Any, ...]:
+def _python_ending(rules: Any, seed: int = 1, players: int | None = None) -> tuple[Any, ...]:
     """The Python game played with the first legal move: ("error", moves made, message) where a
-    rule failed, else ("end", moves, outcome, scores, variables)."""
-    game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
+    rule failed, else ("end", moves, outcome, scores, variables, winners)."""
+    game = rules.new_game(seed=seed, players=players)
     moves = 0
     try:
         while not game.is_over:
@@ -46,12 +43,11 @@ def _python_ending(rules: Any, seed: int = 1, players: int | None = None,
         return "error", moves, str(exc)
 
 
-def _native_ending(rules: Any, seed: int = 1, players: int | None = None,
-                   deal: list[str] | None = None) -> tuple[Any, ...]:
+def _native_ending(rules: Any, seed: int = 1, players: int | None = None) -> tuple[Any, ...]:
     """The same game natively: ("error", moves made, message) where compiled code stopped, else
     ("end", moves, outcome, scores, variables as the Python game keeps numbers and none, winners)."""
     backend = native_backend(rules)
-    game = rules.new_game(seed=None if deal else seed, deal=deal, players=players)
+    game = rules.new_game(seed=seed, players=players)
     moves = 0
     try:
         position = backend.start(game)
@@ -128,7 +124,7 @@ FINE_CASES = {
 
 
 def _arithmetic(tmp_path: Path) -> Path:
-    cases = {**{k: v for k, v in ARITHMETIC_CASES.items()}, **{k: v[:3] for k, v in FINE_CASES.items()}}
+    cases = {**ARITHMETIC_CASES, **{k: v[:3] for k, v in FINE_CASES.items()}}
     names = list(cases)
     value = " else ".join(f"({cases[name][2]}) if option.case == {i}" for i, name in enumerate(names)) + " else 0"
     a = " else ".join(f"{cases[name][0]} if option.case == {i}" for i, name in enumerate(names)) + " else 0"
@@ -273,7 +269,7 @@ SEATS = """
 ruleset: seats
 players: {min: 2, max: 3, default: 2}
 deck: standard-52
-options: {case: {values: [0, 1, 2, 3, 4, 5], default: 0}}
+options: {case: {values: [0, 1, 2, 3, 4, 5, 6, 7], default: 0}}
 zones:
   stock: {short: s}
   hand: {per_player: true, short: h}
@@ -299,6 +295,14 @@ moves:
         then: [{set: {seen: "size(of(hand, 0 - 1))"}}]
       - if: "option.case == 4"
         then: [{set: {seen: "of(b, players - 1) + size(of(hand, players - 1))"}}]
+      - if: "option.case == 5"
+        then: [{for: "player in [players]", do: [{set: {a: 5}}]}]
+triggers:
+  - name: every seat's b
+    when: "option.case >= 6 and size(stock) == 50"
+    do:
+      - for: "player in range(players + 7 - option.case)"
+        do: [{add: {b: 1}}]
 end: {when: [{if: "size(stock) < 48", result: over}]}
 score: seen
 """
@@ -316,6 +320,13 @@ def test_of_a_seat_the_game_has_not_is_an_error_in_both_backends_never_a_neighbo
     rules = load_ruleset(path, {"case": 4})  # the last seat is one: 7 and the cards it drew
     python, native = _python_ending(rules, players=players), _native_ending(rules, players=players)
     assert python == native and python[3] == [7 + 4 // players] * players
+    # a loop that makes a number the player must make it a seat (in a move, then in a trigger)
+    for case, seat in [(5, players), (6, players)]:
+        rules = load_ruleset(path, {"case": case})
+        _fail_alike(rules, f"for: there is no seat {seat} to be the player", players=players)
+    rules = load_ruleset(path, {"case": 7})  # every seat, and no more
+    python, native = _python_ending(rules, players=players), _native_ending(rules, players=players)
+    assert python == native and python[4][3:3 + players] == [8] * players  # (a place for each of 3 seats)
 
 
 INDEXES = """
@@ -373,3 +384,18 @@ def test_every_index_a_rule_computes_out_of_range_is_the_same_error_in_both_back
     rules = load_ruleset(path, {"case": 6})  # negative indexes count from the end, as slices do
     python, native = _python_ending(rules), _native_ending(rules)
     assert python == native and python[:3] == ("end", 13, "over")
+
+
+def test_a_middle_step_past_64_bits_stops_compiled_code_and_the_python_replay_carries_on(tmp_path: Path) -> None:
+    # 2**62 * 4 passes 64 bits, / 8 comes back: Python keeps only 2**61, which fits
+    text = MULWRAP.replace("big: {initial: 2}", "big: {initial: 4611686018427387904}")
+    path = _write(tmp_path, "middle", text.replace('"big * big"', '"big * 4 / 8 + size(waste)"'))
+    rules = load_ruleset(path)
+    big = 2 ** 62
+    for waste in range(1, 10):
+        big = big * 4 // 8 + waste
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python[:4] == ("end", 9, "over", [big]) and native[:2] == ("error", 0)
+    compiled = simulate_games(str(path), 3, engine="native")
+    assert compiled.plan.engine == "native"
+    assert compiled.summary == simulate_games(str(path), 3).summary
