@@ -484,16 +484,17 @@ class _Emitter:
         declared = self.front.scope.variables.get(name)
         if declared is not None and declared[1] in ("int", "bool"):
             return str(declared[1])
+        starts = "none"
         if isinstance(initial, str):  # an expression: the kind of value it gives, under any option
             saved = self.path
-            kind = self.expr(self.parse(("variables", name, "initial")), {"player": _Val("int", "0", 0, True)}).type
+            starts = self.expr(self.parse(("variables", name, "initial")), {"player": _Val("int", "0", 0, True)}).type
             self.path = saved
-            if kind in ("int", "bool"):
-                return kind
-        if name not in self.inferring:  # a variable that starts as none: the values set into it
+            if starts in ("int", "bool"):
+                return starts
+        if name not in self.inferring:  # a variable that starts as a string, a pile or none: the values set into it
             self.inferring.add(name)
             try:
-                found = {kind for kind in self.assigned_kinds(name) if kind != "none"}
+                found = {kind for kind in self.assigned_kinds(name) if kind != "none"} | ({starts} - {"none"})
             finally:
                 self.inferring.discard(name)
             if len(found) == 1 and found <= {"int", "pile", "bool", "str"}:  # a string: its id
@@ -676,12 +677,13 @@ class _Emitter:
         if left.type not in ITEMS or right.type not in ITEMS or not left.container or not right.container:
             raise self.no(f"comparing {left.type} and {right.type} (only lists written out, built by list(...), "
                           "legal_moves() or cards(), and their slices)")
-        if left.container != right.container:
-            return "False"
         items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
+        # (both lists are computed, as Python computes them, whatever the answer: an error in either stops)
+        if left.container != right.container:
+            return f"(len({items[0]}) + len({items[1]}) < 0)"
         kinds = {ITEMS[left.type], ITEMS[right.type]}
         if EMPTY in items or len(kinds) == 2 and "str" in kinds:  # `[]` (of no kind), or strings and
-            return f"(len({items[0]}) == 0 and len({items[1]}) == 0)"  # other items: equal only if both are empty
+            return f"(len({items[0]}) + len({items[1]}) == 0)"  # other items: equal only if both are empty
         if len(kinds) == 2:  # (numbers, cards, piles and truth values mixed: none is told apart differently)
             raise self.no(f"comparing {left.type} and {right.type}")
         self.compares_lists = True
@@ -1241,14 +1243,15 @@ class _ModuleBuilder(_Emitter):
             body.append(SIMULTANEOUS_SOURCE)
         tables = []
         for name, kind in sorted(self.deck.attributes.items()):
+            # (a card that lacks the attribute has none: NO_INT, NO_STR)
             if kind == "int":
                 values = [card.get(name) for card in self.deck.cards]
-                if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-                    tables.append(f"A_{name} = {_array(values + [NO_INT])}")
+                if all(v is None or isinstance(v, int) and not isinstance(v, bool) for v in values):
+                    tables.append(f"A_{name} = {_array([NO_INT if v is None else v for v in values] + [NO_INT])}")
             elif kind == "str":
                 values = [card.get(name) for card in self.deck.cards]
-                if all(isinstance(v, str) for v in values):
-                    tables.append(f"A_{name} = {_array([self.sid(v) for v in values] + [NO_STR])}")
+                if all(v is None or isinstance(v, str) for v in values):
+                    tables.append(f"A_{name} = {_array([NO_STR if v is None else self.sid(v) for v in values] + [NO_STR])}")
         for name, masks in sorted(self.masks.items()):
             tables.append(f"A_{name} = {_array(masks + [-1])}")
         for name, (masks, _) in sorted(self.int_masks.items()):
@@ -1297,6 +1300,12 @@ class _ModuleBuilder(_Emitter):
                 rows = [group[0] if zone.single else list(group) for group in zone.seat_piles]
                 tables.append(f"SEATS_{name} = np.array({rows!r}, dtype=np.int64)")
         tables.append(f"PHASE_NAMES = {_array([self.sid(p) for p in rules.phases] or [NO_STR])}")
+        for name in rules.variables:  # a variable no rule reads still holds its start (a string: its id)
+            if name not in self.kinds:
+                try:
+                    self.var_kind(name)
+                except Unsupported:
+                    pass  # (nothing compiled reads or sets it)
         if self.compares_lists:
             body.append(_SAME_ITEMS)
         if self.orders_strings:  # every string the module numbers, ranked as Python orders strings
@@ -3037,14 +3046,7 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
 
     simultaneous = native.rules.simultaneous
     while True:
-        legal = game.legal_moves()
-        check("the legal moves", [native.code(m) for m in legal], position.legal_codes())
-        check("the action numbers", game.legal_actions(), position.legal_actions())
-        for seat in range(game.players) if simultaneous else ():
-            check(f"seat {seat + 1}'s legal moves", [native.code(m) for m in game.legal_moves(seat)],
-                  position.legal_codes(seat))
-            check(f"seat {seat + 1}'s action numbers", game.legal_actions(seat), position.legal_actions(seat))
-        check("the end", game.is_over, position.is_over)
+        compare_listing(native, game, position, check)
         if game.is_over:
             break
         if simultaneous:  # focus a seat (not a move), then a seat that has a move makes one
@@ -3052,24 +3054,52 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
             game.focus(focus)
             position.focus(focus)
             legal = game.legal_moves(choose_seat([s for s in range(game.players) if game.legal_moves(s)]))
+        else:
+            legal = game.legal_moves()
         move = choose(legal)
         game.apply(move)
         position.apply_code(native.code(move), move.actor if simultaneous else None)
         steps += 1
-        check("the piles", [list(p) for p in game.state.piles], position.piles())
-        check("the faces", list(game.state.up), position.faces())
-        check("the cards known to seats", game.state.known, position.known())
-        check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
-        check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
-              game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
-              int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
-        check("the seats asked to act out of turn", game.state.asking, position.asking())
-        check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
-        for seat in (None, *range(game.players)) if views else ():
-            check(f"the cards seen by {'a spectator' if seat is None else f'seat {seat + 1}'}",
-                  [[c for c in pile if game.visible(c, p, seat)] for p, pile in enumerate(game.state.piles)],
-                  [[c for c in pile if position.visible(c, p, seat)] for p, pile in enumerate(position.piles())])
+        compare_position(native, game, position, check, views)
+    compare_ending(game, position, check)
+    return steps
+
+
+Check = Callable[[str, Any, Any], None]  # check(what, python's, native's): raises Mismatch where they differ
+
+
+def compare_listing(native: Native, game: Any, position: NativeGame, check: Check) -> None:
+    """`compare`'s test of a position's legal moves (as the compiled code numbers them, in order,
+    and as action numbers; where every seat plays at once, each seat's) and of whether it ends."""
+    check("the legal moves", [native.code(m) for m in game.legal_moves()], position.legal_codes())
+    check("the action numbers", game.legal_actions(), position.legal_actions())
+    for seat in range(game.players) if native.rules.simultaneous else ():
+        check(f"seat {seat + 1}'s legal moves", [native.code(m) for m in game.legal_moves(seat)],
+              position.legal_codes(seat))
+        check(f"seat {seat + 1}'s action numbers", game.legal_actions(seat), position.legal_actions(seat))
+    check("the end", game.is_over, position.is_over)
+
+
+def compare_position(native: Native, game: Any, position: NativeGame, check: Check, views: bool = False) -> None:
+    """`compare`'s test after a move: the piles, faces, who knows which card, variables, the order of
+    the turns, the draws of chance made (with `views`, which cards each seat and a spectator see)."""
+    check("the piles", [list(p) for p in game.state.piles], position.piles())
+    check("the faces", list(game.state.up), position.faces())
+    check("the cards known to seats", game.state.known, position.known())
+    check("the variables", native.variable_codes(game.state.vars), [int(v) for v in position.V[:len(game.state.vars)]])
+    check("the seat to act, its phase and the turns' order", (game.state.current, game.state.phase,
+          game.state.next_seat, game.state.direction), (int(position.M[CURRENT]), int(position.M[PHASE]),
+          int(position.M[NEXT_SEAT]), int(position.M[DIRECTION])))
+    check("the seats asked to act out of turn", game.state.asking, position.asking())
+    check("the draws of chance made", game.state.shuffles, int(position.M[DRAWS]))
+    for seat in (None, *range(game.players)) if views else ():
+        check(f"the cards seen by {'a spectator' if seat is None else f'seat {seat + 1}'}",
+              [[c for c in pile if game.visible(c, p, seat)] for p, pile in enumerate(game.state.piles)],
+              [[c for c in pile if position.visible(c, p, seat)] for p, pile in enumerate(position.piles())])
+
+
+def compare_ending(game: Any, position: NativeGame, check: Check) -> None:
+    """`compare`'s test of a finished game: the outcome, reason, winners and every seat's score."""
     check("the outcomes", (game.outcome, game.reason), (position.outcome, position.reason))
     check("the winners", game.winners(), position.winners())
     check("the scores", game.scores(), [position.score(p) for p in range(game.players)])
-    return steps

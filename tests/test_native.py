@@ -615,3 +615,132 @@ def test_simulate_a_mixed_random_and_greedy_seating_natively_gives_the_python_en
     assert compiled.plan.engine == "native"
     assert compiled.records == python.records and compiled.summary == python.summary
     assert {record.winners for record in python.records} != {(1,)}  # the greedy seats win games too
+
+
+_LACKING_DECK = """deck: lacking
+attributes: {rank: int, value: int, mark: str}
+cards:
+  - {rank: 1, value: 5, mark: a}
+  - {rank: 2, mark: b}
+  - {rank: 3, value: 7}
+  - {rank: 4, value: 2, mark: a}
+  - {rank: 5}
+code: "r{rank}"
+"""
+
+_LACKING_RULES = """ruleset: lacking
+deck: lacking.yaml
+variables:
+  seen: {initial: 0}
+zones:
+  stock: {}
+  row: {count: 2}
+setup:
+  - take_deck: stock
+moves:
+  lay:
+    from: stock
+    to: row
+    when: "card.value == none or card.value > size(dst) or card.mark == 'a'"
+    do: [move, {add: {seen: "card.value if card.value != none else 100"}}]
+  gather:
+    from: stock
+    to: row
+    when: "card.mark == none or card.value == none"
+    select: {from: row, take: top, sum: rank, equals: 4}
+    do: [move, {move_chosen: {}}]
+end:
+  max_moves: 12
+"""
+
+
+def test_card_attributes_some_cards_lack_read_as_none_natively(tmp_path: Path) -> None:
+    # A number or string attribute that some cards of the deck lack is `none` on those cards (the
+    # compiled table of its values has `none` there).
+    from helpers import play_both_backends
+
+    (tmp_path / "lacking.yaml").write_text(_LACKING_DECK, encoding="utf-8")
+    (tmp_path / "rules.yaml").write_text(_LACKING_RULES, encoding="utf-8")
+    rules = load_ruleset(str(tmp_path / "rules.yaml"))
+    games = play_both_backends(rules, range(8))
+    assert {move.name for game in games for move in game.history} == {"lay", "gather"}
+    assert {game.variable("seen") for game in games} == {114, 214}  # 100 for each card without a value
+
+
+def test_a_variable_that_starts_as_a_string_and_that_no_rule_reads_is_kept_natively(tmp_path: Path) -> None:
+    # `note` starts as a string and no rule reads or sets it, `last` starts as one and is set to
+    # others: both are held as string numbers, and the native game starts from the Python game's.
+    from helpers import play_both_backends
+
+    path = tmp_path / "notes.yaml"
+    path.write_text(MINI_NOTES, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    games = play_both_backends(rules, range(3))
+    assert {game.variable("note") for game in games} == {"quiet"}
+    assert {game.variable("last") for game in games} <= {"start", "red", "black"} and len(games[0].history) > 2
+
+
+MINI_NOTES = """ruleset: notes
+deck: standard-52
+variables:
+  note: {initial: "'quiet'"}
+  last: {initial: "'start'"}
+zones:
+  stock: {}
+  waste: {}
+setup:
+  - take_deck: stock
+moves:
+  draw:
+    from: stock
+    to: waste
+    do: [move, {set: {last: "'red' if card.color == 'red' else 'black'"}}]
+end:
+  max_moves: 10
+"""
+
+
+_LISTS_THAT_FAIL = """ruleset: failing-lists
+deck: standard-52
+variables:
+  zero: {initial: 0}
+  kind: {initial: 0}
+zones:
+  stock: {}
+  waste: {}
+setup:
+  - take_deck: stock
+moves:
+  draw: {from: stock, to: waste}
+  built_and_written:
+    when: "kind == 0"
+    do: [{set: {kind: 1}}]
+  strings_and_numbers:
+    when: "kind == 0"
+    do: [{set: {kind: 2}}]
+triggers:
+  - name: a list written out against one built
+    when: "kind == 1 and [1] == list(1 for c in cards(stock)[5 / zero:])"
+    do: [{set: {kind: 0}}]
+  - name: strings against numbers
+    when: "kind == 2 and list(c.suit for c in cards(stock)) == list(c.rank for c in cards(stock)[5 / zero:])"
+    do: [{set: {kind: 0}}]
+"""
+
+
+@pytest.mark.parametrize("move", ["built_and_written", "strings_and_numbers"])
+def test_lists_compared_are_both_computed_natively_whatever_the_answer(tmp_path: Path, move: str) -> None:
+    # A list written out is never equal to one built, nor a list of strings to one of numbers unless
+    # both are empty: compiled code still computes both, as Python does, so an error in either
+    # (here a slice bound divided by zero) stops it where Python raises.
+    path = tmp_path / "lists.yaml"
+    path.write_text(_LISTS_THAT_FAIL, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    backend = native_backend(rules)
+    game = rules.new_game(seed=1)
+    position = backend.start(game)
+    chosen = next(m for m in game.legal_moves() if m.name == move)
+    with pytest.raises(RulesetRuntimeError, match="division by zero"):
+        game.apply(chosen)
+    with pytest.raises(native.NativeStop):
+        position.apply_code(backend.code(chosen))
