@@ -399,3 +399,59 @@ def test_a_middle_step_past_64_bits_stops_compiled_code_and_the_python_replay_ca
     compiled = simulate_games(str(path), 3, engine="native")
     assert compiled.plan.engine == "native"
     assert compiled.summary == simulate_games(str(path), 3).summary
+
+
+# A variable holding a pile (its initial value a zone's name, so the checker knows not its kind):
+# each draw reads the pile it holds, then it holds the other one. Case 1 starts on the waste.
+PILE_VARIABLE = """
+ruleset: pilevariable
+players: 1
+deck: standard-52
+options: {case: {values: [0, 1], default: 0}}
+zones: {stock: {short: s}, waste: {short: w}}
+variables:
+  held: {initial: "waste if option.case == 1 else stock"}
+  tops: {initial: 0}
+  bottoms: {initial: 0}
+  sizes: {initial: 0}
+  seconds: {initial: 0}
+  sliced: {initial: 0}
+  filled: {initial: 0}
+setup: [{take_deck: stock}]
+moves:
+  draw:
+    from: stock
+    to: waste
+    do:
+      - {move: {face: up}}
+      - add: {tops: "top(held).rank", bottoms: "bottom(held).rank", sizes: "size(held)", seconds: "held[1].rank",
+              sliced: "size(held[1:3])", filled: "0 if empty(held) else 1"}
+      - set: {held: "waste if held == stock else stock"}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+"""
+
+
+def test_a_variable_holding_a_pile_reads_that_piles_cards_in_both_backends(tmp_path: Path) -> None:
+    path = _write(tmp_path, "pilevariable", PILE_VARIABLE)
+    rules = load_ruleset(path)
+    game = rules.new_game(seed=3)
+    rank = [card["rank"] for card in rules.deck.cards]
+    expected = {"tops": 0, "bottoms": 0, "sizes": 0, "seconds": 0, "sliced": 0, "filled": 0}
+    held = 0  # the stock
+    while not game.is_over:
+        game.apply(game.legal_moves()[0])
+        cards = game.state.piles[held]  # (the pile as the effects saw it: the card has moved)
+        expected["tops"] += rank[cards[-1]]
+        expected["bottoms"] += rank[cards[0]]
+        expected["sizes"] += len(cards)
+        expected["seconds"] += rank[cards[1]]
+        expected["sliced"] += len(cards[1:3])
+        expected["filled"] += 1
+        held = 1 - held
+    slots = {name: rules.variables[name].slot for name in expected}
+    assert {name: game.state.vars[slot] for name, slot in slots.items()} == expected
+    python, native = _python_ending(rules, seed=3), _native_ending(rules, seed=3)
+    assert python == native and python[:2] == ("end", 9)
+    # on the waste, the first draw has one card there: no second, in either backend
+    failure = _fail_alike(load_ruleset(path, {"case": 1}), "an index is out of range")
+    assert "while evaluating 'held[1]'" in failure
