@@ -1399,7 +1399,10 @@ class _ModuleBuilder(_Emitter):
         before = 0
         reads_card = reads_chosen = False
         if "when" in spec:
-            for conjunct in conjuncts(self.parse(path + ("when",))):
+            parts = conjuncts(self.parse(path + ("when",)))
+            if len(template.when_total) != len(parts):
+                raise self.no("a move whose conditions the front end did not place", path + ("when",))
+            for conjunct, total in zip(parts, template.when_total):
                 code = self.expr(conjunct, env, "bool").code
                 level = 0
                 names = _names(conjunct, self.functions)
@@ -1411,15 +1414,16 @@ class _ModuleBuilder(_Emitter):
                     level = max(level, card_level)
                 if names & {"dst"}:
                     level = max(level, dst_level)
-                # As the front end places a conjunct that can fail (movegen.template): no
-                # earlier than the ones before it. Treating every conjunct so evaluates each
-                # that can fail exactly where the Python backend does.
                 if names & {"target", template.choice_name}:
                     level = max(level, seat_level)
                 if names & {"chosen", "chosen_piles"}:
                     level = max(level, select_level)
-                level = max(level, before)
-                before = level
+                # As the front end places them (movegen.template): a conjunct that can fail no
+                # earlier than the ones before it; one that cannot in the outermost loop its names
+                # allow, even ahead of parts written before it (false there, those are not reached).
+                if not total:
+                    level = max(level, before)
+                before = max(before, level)
                 conditions.append((level, code))
         lines: list[str] = []
         indent = "    "

@@ -455,3 +455,47 @@ def test_a_variable_holding_a_pile_reads_that_piles_cards_in_both_backends(tmp_p
     # on the waste, the first draw has one card there: no second, in either backend
     failure = _fail_alike(load_ruleset(path, {"case": 1}), "an index is out of range")
     assert "while evaluating 'held[1]'" in failure
+
+
+# A move whose `when` has a part that can fail (an index out of range until the waste holds six
+# cards) in the destination loop, before parts that cannot fail and need no loop: those are tested
+# first, before the loops, in both backends (docs/language.md, "Hoisting"), so where one is false
+# the part written before it is not reached and raises nothing.
+HOISTED = """
+ruleset: hoisted
+players: 1
+deck: standard-52
+options: {strict: {values: [false, true], default: false}}
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {ready: {initial: false}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}, {set: {ready: "size(waste) >= 3"}}]}
+  peek: {from: stock, to: waste, when: "size(waste) > 0 and WHEN", do: [{set: {ready: false}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+"""
+
+
+def _moves_before_failing(path: Path, **options: Any) -> int:
+    """The moves made before both backends fail alike with an index out of range (the move after
+    which the listing fails is taken back)."""
+    rules = load_ruleset(path, options or None)
+    _fail_alike(rules, "an index is out of range")
+    return int(_python_ending(rules)[1])
+
+
+def test_a_when_part_that_cannot_fail_is_tested_first_in_both_backends(tmp_path: Path) -> None:
+    path = _write(tmp_path, "strict", HOISTED.replace("WHEN", "cards(dst)[5].rank > 1 and option.strict"))
+    python, native = _python_ending(load_ruleset(path)), _native_ending(load_ruleset(path))
+    # `peek` is never offered, nothing fails (the variables: `ready` is 1 natively)
+    assert python[:4] == native[:4] and python[:3] == ("end", 9, "over") and native[4] == [1]
+    assert _moves_before_failing(path, strict=True) == 0  # (the listing after the first draw: the waste held none before)
+    # `ready` (a variable) turns true with the third draw: the listing after it reaches the index, and fails
+    path = _write(tmp_path, "ready", HOISTED.replace("WHEN", "cards(dst)[5].rank > 1 and ready"))
+    assert _moves_before_failing(path) == 2
+    # parts in the same loop are tested in the order written: the index first
+    path = _write(tmp_path, "same", HOISTED.replace("WHEN", "cards(waste)[5].rank > 1 and option.strict"))
+    assert _moves_before_failing(path) == 0
+    # inside a part, `x and false` evaluates x: the index fails at once
+    path = _write(tmp_path, "inside", HOISTED.replace("WHEN", "not (cards(dst)[5].rank > 1 and option.strict)"))
+    assert _moves_before_failing(path) == 0
