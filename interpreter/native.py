@@ -700,7 +700,13 @@ class _Emitter:
                 if left.type == "none" or any(i.type not in (left.type, "none") for i in items) or \
                         left.type not in ("int", "str", "card", "pile", "bool"):
                     raise self.no("'in' on these kinds of value")
-                code = "(" + " or ".join(f"{left.code} == {self.as_type(i, left.type).code}" for i in items) + ")"
+                if all(i.const for i in items[1:]):  # (the items after the first cannot fail)
+                    code = "(" + " or ".join(f"{left.code} == {self.as_type(i, left.type).code}" for i in items) + ")"
+                else:  # every item is computed, as in Python (one may fail after another equals `x`)
+                    def number(v: _Val) -> str:
+                        return f"(1 if {v.code} else 0)" if left.type == "bool" else self.as_type(v, left.type).code
+                    array = f"np.array([{', '.join(number(i) for i in items)}], dtype=np.int64)"
+                    code = f"among({number(left)}, {array})"
         else:
             right = self.expr(node.right, env)
             if right.type == "ints" and left.type in ("int", "none"):
@@ -902,6 +908,15 @@ def bottom_of(xs, lo, hi):
 @njit(cache=True)
 def contains(xs, x):
     """`x in xs`, a list built by list(...)."""
+    for y in xs:
+        if y == x:
+            return True
+    return False
+
+
+@njit(cache=True)
+def among(x, xs):
+    """`x in [a, b, ...]`, a list written out: `x`, then every item, computed before they are compared."""
     for y in xs:
         if y == x:
             return True

@@ -499,3 +499,34 @@ def test_a_when_part_that_cannot_fail_is_tested_first_in_both_backends(tmp_path:
     # inside a part, `x and false` evaluates x: the index fails at once
     path = _write(tmp_path, "inside", HOISTED.replace("WHEN", "not (cards(dst)[5].rank > 1 and option.strict)"))
     assert _moves_before_failing(path) == 0
+
+
+# `x in [a, b, ...]`, a list written out: every item is computed before any is compared, as in
+# Python, so an item that fails fails even after an earlier one equals `x` (numbers, truth values,
+# strings, cards); then the game where every item is in range plays alike.
+LISTED = """
+ruleset: listed
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {hit: {initial: false}, hits: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}, {set: {hit: "TEST"}}, {add: {hits: "1 if hit else 0"}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+score: hits
+"""
+
+
+def test_every_item_of_a_list_written_out_is_computed_before_in_compares(tmp_path: Path) -> None:
+    for name, test in [("number", "size(waste) in [size(waste), cards(stock)[60].rank]"),
+                       ("truth", "true in [true, cards(stock)[60].face_up]"),
+                       ("string", "'a' in ['a', ['b'][size(waste)]]"),
+                       ("card", "top(waste) in [top(waste), cards(waste)[1]]")]:
+        failure = _fail_alike(load_ruleset(_write(tmp_path, name, LISTED.replace("TEST", test))),
+                              "an index is out of range")
+        assert "while evaluating" in failure and _python_ending(load_ruleset(tmp_path / f"{name}.yaml"))[1] == 0, name
+    rules = load_ruleset(_write(tmp_path, "fine", LISTED.replace("TEST", "size(waste) in [2, 4, cards(stock)[0].rank]")))
+    python, native = _python_ending(rules), _native_ending(rules)
+    bottom = rules.deck.cards[rules.new_game(seed=1).state.piles[0][0]]["rank"]  # the stock's, all game
+    assert python[:4] == native[:4] == ("end", 9, "over", [len({2, 4, bottom} & set(range(1, 10)))])
