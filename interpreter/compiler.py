@@ -330,6 +330,8 @@ class Compiler:
         if obj.type == PILE:  # a pile indexed gives its cards, bottom first
             self.uses.add("P")
             return Compiled(f"P[{obj.source}][{index.source}]", CARD)  # may be out of range
+        if obj.type == ANY:  # a pile (its cards) or a list, told apart when the code runs
+            return Compiled(f"{self._listed(obj)}[{index.source}]", ANY)
         element = {PILES: PILE, CARDS: CARD}.get(obj.type, ANY)
         # only a constant index into a list known at load (a zone's piles) is known to be in range
         total = isinstance(obj.value, tuple) and index.const and isinstance(index.value, int) \
@@ -344,6 +346,8 @@ class Compiler:
                   and not b.const else b for b, bound in zip(bounds, (node.lo, node.hi))]
         if obj.type == PILE:
             obj = Compiled(self._pile_cards(obj), CARDS, total=obj.total)
+        elif obj.type == ANY:  # a pile (its cards) or a list, told apart when the code runs
+            obj = Compiled(self._listed(obj), ANY)
         code = ":".join(b.source if b is not None else "" for b in bounds)
         if isinstance(obj.value, tuple) and all(b is None or b.const for b in bounds):
             # a constant list, or a zone's piles (known at load, so `tableau[1:][0]` is checked then)
@@ -354,6 +358,17 @@ class Compiler:
                         total=obj.total and all(b is None or b.total and not b.none for b in bounds))
 
     # -- calls -----------------------------------------------------------------------------
+
+    def _listed(self, value: Compiled) -> str:
+        """Python code for the items of a value taken where a pile or a list is: a pile's cards, a
+        list as it is; a value of a kind known only at run time (a variable holding a pile, which
+        is a number there) is told apart when the code runs."""
+        if value.type == PILE:
+            return self._pile_cards(value)
+        if value.type == ANY:
+            self.uses.add("P")
+            return f"pile_or_list(P, {value.source})"
+        return f"({value.source})"
 
     def _pile_cards(self, pile: Compiled) -> str:
         """Python code for the card list of a pile."""
@@ -398,14 +413,17 @@ class Compiler:
         if func in ("size", "empty"):
             arity(1)
             arg = self.compile(args[0], (PILE, CARDS, PILES, LIST))
-            inner = self._pile_cards(arg) if arg.type == PILE else arg.source
-            return Compiled(f"len({inner})", INT, total=arg.total, none=False) if func == "size" else \
-                Compiled(f"(not {inner})", BOOL, total=arg.total)
+            inner = self._listed(arg)
+            total = arg.total and arg.type != ANY
+            return Compiled(f"len({inner})", INT, total=total, none=False) if func == "size" else \
+                Compiled(f"(not {inner})", BOOL, total=total)
         if func in ("top", "bottom"):
             arity(1)
             arg = self.compile(args[0], (PILE, CARDS))
-            inner = self._pile_cards(arg) if arg.type == PILE else f"({arg.source})"
             end = "-1" if func == "top" else "0"
+            inner = self._listed(arg)
+            if arg.type == ANY:  # (told apart once, then read)
+                return Compiled(f"end_item({inner}, {end})", CARD, total=False)
             return Compiled(f"({inner}[{end}] if {inner} else None)", CARD, total=arg.total)
         if func == "cards":
             arity(1)
@@ -918,6 +936,11 @@ def want_container(value: Any) -> Any:
     raise ValueCheckError(f"a list or a string was expected after 'in', got {_shown(value)}")
 
 
+def end_item(items: Any, end: int) -> Any:
+    """`top` (end -1) or `bottom` (end 0) of a pile's cards or a list: `none` when it is empty."""
+    return items[end] if items else None
+
+
 def want_ints(values: Any) -> Any:
     for value in want_list(values):
         want_int(value)
@@ -930,7 +953,7 @@ def want_bools(values: Any) -> Any:
     return values
 
 
-def id_checks(piles: int, cards: int) -> dict[str, Callable[[Any], Any]]:
+def id_checks(piles: int, cards: int) -> dict[str, Callable[..., Any]]:
     """`want_pile` and `want_card` for a ruleset of so many piles and cards (piles and cards are
     numbers inside the generated code, so a number from nowhere must not pass for one)."""
     def want_pile(value: Any) -> int:
@@ -938,11 +961,20 @@ def id_checks(piles: int, cards: int) -> dict[str, Callable[[Any], Any]]:
             return value
         raise ValueCheckError(f"a pile was expected, got {_shown(value)}")
 
+    def pile_or_list(P: Any, value: Any) -> Any:
+        """A value of a kind known only at run time, taken where a pile or a list is: a pile (a
+        number) gives its cards."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return P[want_pile(value)]
+        if isinstance(value, (list, tuple)):
+            return value
+        raise ValueCheckError(f"a pile or a list was expected, got {_shown(value)}")
+
     def want_card(value: Any) -> int | None:
         if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < cards):
             return value
         raise ValueCheckError(f"a card was expected, got {_shown(value)}")
-    return {"want_pile": want_pile, "want_card": want_card}
+    return {"want_pile": want_pile, "want_card": want_card, "pile_or_list": pile_or_list}
 
 
 class StepLimitError(Exception):
@@ -995,7 +1027,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
     "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
-    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools,
+    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
     **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
 }

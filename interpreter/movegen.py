@@ -185,8 +185,10 @@ class MoveGenerator:
                 totals.append(compiled.total)
         if "when" in spec:
             before = 0  # the innermost loop level of the conjuncts so far
+            when_total = []
             for conjunct in conjuncts(self.host.parse(path + ("when",))):
                 compiled = compile_here(conjunct, path + ("when",), (BOOL,))
+                when_total.append(compiled.const or compiled.total)
                 if compiled.const:
                     if not compiled.value:
                         conditions.append((0, "False"))
@@ -198,6 +200,7 @@ class MoveGenerator:
                 before = max(before, level)
                 conditions.append((level, compiled.source))
                 totals.append(compiled.total)
+            template.when_total = tuple(when_total)
         card_key = dst_key = ""
         if match is not None:
             card_key = compile_here(match.card, path + ("when",)).source

@@ -700,7 +700,13 @@ class _Emitter:
                 if left.type == "none" or any(i.type not in (left.type, "none") for i in items) or \
                         left.type not in ("int", "str", "card", "pile", "bool"):
                     raise self.no("'in' on these kinds of value")
-                code = "(" + " or ".join(f"{left.code} == {self.as_type(i, left.type).code}" for i in items) + ")"
+                if all(i.const for i in items[1:]):  # (the items after the first cannot fail)
+                    code = "(" + " or ".join(f"{left.code} == {self.as_type(i, left.type).code}" for i in items) + ")"
+                else:  # every item is computed, as in Python (one may fail after another equals `x`)
+                    def number(v: _Val) -> str:
+                        return f"(1 if {v.code} else 0)" if left.type == "bool" else self.as_type(v, left.type).code
+                    array = f"np.array([{', '.join(number(i) for i in items)}], dtype=np.int64)"
+                    code = f"among({number(left)}, {array})"
         else:
             right = self.expr(node.right, env)
             if right.type == "ints" and left.type in ("int", "none"):
@@ -902,6 +908,15 @@ def bottom_of(xs, lo, hi):
 @njit(cache=True)
 def contains(xs, x):
     """`x in xs`, a list built by list(...)."""
+    for y in xs:
+        if y == x:
+            return True
+    return False
+
+
+@njit(cache=True)
+def among(x, xs):
+    """`x in [a, b, ...]`, a list written out: `x`, then every item, computed before they are compared."""
     for y in xs:
         if y == x:
             return True
@@ -1399,7 +1414,10 @@ class _ModuleBuilder(_Emitter):
         before = 0
         reads_card = reads_chosen = False
         if "when" in spec:
-            for conjunct in conjuncts(self.parse(path + ("when",))):
+            parts = conjuncts(self.parse(path + ("when",)))
+            if len(template.when_total) != len(parts):
+                raise self.no("a move whose conditions the front end did not place", path + ("when",))
+            for conjunct, total in zip(parts, template.when_total):
                 code = self.expr(conjunct, env, "bool").code
                 level = 0
                 names = _names(conjunct, self.functions)
@@ -1411,15 +1429,16 @@ class _ModuleBuilder(_Emitter):
                     level = max(level, card_level)
                 if names & {"dst"}:
                     level = max(level, dst_level)
-                # As the front end places a conjunct that can fail (movegen.template): no
-                # earlier than the ones before it. Treating every conjunct so evaluates each
-                # that can fail exactly where the Python backend does.
                 if names & {"target", template.choice_name}:
                     level = max(level, seat_level)
                 if names & {"chosen", "chosen_piles"}:
                     level = max(level, select_level)
-                level = max(level, before)
-                before = level
+                # As the front end places them (movegen.template): a conjunct that can fail no
+                # earlier than the ones before it; one that cannot in the outermost loop its names
+                # allow, even ahead of parts written before it (false there, those are not reached).
+                if not total:
+                    level = max(level, before)
+                before = max(before, level)
                 conditions.append((level, code))
         lines: list[str] = []
         indent = "    "

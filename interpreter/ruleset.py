@@ -122,6 +122,10 @@ class MoveTemplate:
     scope: Any = None          # the names its own expressions see (`explain.py` compiles their parts again)
     # The destination index its `when` implies (indexes.IndexKey), or None: every destination is tried.
     index_key: Any = None
+    # For each top-level part of its `when` (split on `and`): whether it cannot fail. Such a part is
+    # tested in the outermost loop its names allow, even before parts written ahead of it
+    # (movegen.py; the native backend places the parts alike).
+    when_total: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)

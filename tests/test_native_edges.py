@@ -399,3 +399,134 @@ def test_a_middle_step_past_64_bits_stops_compiled_code_and_the_python_replay_ca
     compiled = simulate_games(str(path), 3, engine="native")
     assert compiled.plan.engine == "native"
     assert compiled.summary == simulate_games(str(path), 3).summary
+
+
+# A variable holding a pile (its initial value a zone's name, so the checker knows not its kind):
+# each draw reads the pile it holds, then it holds the other one. Case 1 starts on the waste.
+PILE_VARIABLE = """
+ruleset: pilevariable
+players: 1
+deck: standard-52
+options: {case: {values: [0, 1], default: 0}}
+zones: {stock: {short: s}, waste: {short: w}}
+variables:
+  held: {initial: "waste if option.case == 1 else stock"}
+  tops: {initial: 0}
+  bottoms: {initial: 0}
+  sizes: {initial: 0}
+  seconds: {initial: 0}
+  sliced: {initial: 0}
+  filled: {initial: 0}
+setup: [{take_deck: stock}]
+moves:
+  draw:
+    from: stock
+    to: waste
+    do:
+      - {move: {face: up}}
+      - add: {tops: "top(held).rank", bottoms: "bottom(held).rank", sizes: "size(held)", seconds: "held[1].rank",
+              sliced: "size(held[1:3])", filled: "0 if empty(held) else 1"}
+      - set: {held: "waste if held == stock else stock"}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+"""
+
+
+def test_a_variable_holding_a_pile_reads_that_piles_cards_in_both_backends(tmp_path: Path) -> None:
+    path = _write(tmp_path, "pilevariable", PILE_VARIABLE)
+    rules = load_ruleset(path)
+    game = rules.new_game(seed=3)
+    rank = [card["rank"] for card in rules.deck.cards]
+    expected = {"tops": 0, "bottoms": 0, "sizes": 0, "seconds": 0, "sliced": 0, "filled": 0}
+    held = 0  # the stock
+    while not game.is_over:
+        game.apply(game.legal_moves()[0])
+        cards = game.state.piles[held]  # (the pile as the effects saw it: the card has moved)
+        expected["tops"] += rank[cards[-1]]
+        expected["bottoms"] += rank[cards[0]]
+        expected["sizes"] += len(cards)
+        expected["seconds"] += rank[cards[1]]
+        expected["sliced"] += len(cards[1:3])
+        expected["filled"] += 1
+        held = 1 - held
+    slots = {name: rules.variables[name].slot for name in expected}
+    assert {name: game.state.vars[slot] for name, slot in slots.items()} == expected
+    python, native = _python_ending(rules, seed=3), _native_ending(rules, seed=3)
+    assert python == native and python[:2] == ("end", 9)
+    # on the waste, the first draw has one card there: no second, in either backend
+    failure = _fail_alike(load_ruleset(path, {"case": 1}), "an index is out of range")
+    assert "while evaluating 'held[1]'" in failure
+
+
+# A move whose `when` has a part that can fail (an index out of range until the waste holds six
+# cards) in the destination loop, before parts that cannot fail and need no loop: those are tested
+# first, before the loops, in both backends (docs/language.md, "Hoisting"), so where one is false
+# the part written before it is not reached and raises nothing.
+HOISTED = """
+ruleset: hoisted
+players: 1
+deck: standard-52
+options: {strict: {values: [false, true], default: false}}
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {ready: {initial: false}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}, {set: {ready: "size(waste) >= 3"}}]}
+  peek: {from: stock, to: waste, when: "size(waste) > 0 and WHEN", do: [{set: {ready: false}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+"""
+
+
+def _moves_before_failing(path: Path, **options: Any) -> int:
+    """The moves made before both backends fail alike with an index out of range (the move after
+    which the listing fails is taken back)."""
+    rules = load_ruleset(path, options or None)
+    _fail_alike(rules, "an index is out of range")
+    return int(_python_ending(rules)[1])
+
+
+def test_a_when_part_that_cannot_fail_is_tested_first_in_both_backends(tmp_path: Path) -> None:
+    path = _write(tmp_path, "strict", HOISTED.replace("WHEN", "cards(dst)[5].rank > 1 and option.strict"))
+    python, native = _python_ending(load_ruleset(path)), _native_ending(load_ruleset(path))
+    # `peek` is never offered, nothing fails (the variables: `ready` is 1 natively)
+    assert python[:4] == native[:4] and python[:3] == ("end", 9, "over") and native[4] == [1]
+    assert _moves_before_failing(path, strict=True) == 0  # (the listing after the first draw: the waste held none before)
+    # `ready` (a variable) turns true with the third draw: the listing after it reaches the index, and fails
+    path = _write(tmp_path, "ready", HOISTED.replace("WHEN", "cards(dst)[5].rank > 1 and ready"))
+    assert _moves_before_failing(path) == 2
+    # parts in the same loop are tested in the order written: the index first
+    path = _write(tmp_path, "same", HOISTED.replace("WHEN", "cards(waste)[5].rank > 1 and option.strict"))
+    assert _moves_before_failing(path) == 0
+    # inside a part, `x and false` evaluates x: the index fails at once
+    path = _write(tmp_path, "inside", HOISTED.replace("WHEN", "not (cards(dst)[5].rank > 1 and option.strict)"))
+    assert _moves_before_failing(path) == 0
+
+
+# `x in [a, b, ...]`, a list written out: every item is computed before any is compared, as in
+# Python, so an item that fails fails even after an earlier one equals `x` (numbers, truth values,
+# strings, cards); then the game where every item is in range plays alike.
+LISTED = """
+ruleset: listed
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {hit: {initial: false}, hits: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}, {set: {hit: "TEST"}}, {add: {hits: "1 if hit else 0"}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+score: hits
+"""
+
+
+def test_every_item_of_a_list_written_out_is_computed_before_in_compares(tmp_path: Path) -> None:
+    for name, test in [("number", "size(waste) in [size(waste), cards(stock)[60].rank]"),
+                       ("truth", "true in [true, cards(stock)[60].face_up]"),
+                       ("string", "'a' in ['a', ['b'][size(waste)]]"),
+                       ("card", "top(waste) in [top(waste), cards(waste)[1]]")]:
+        failure = _fail_alike(load_ruleset(_write(tmp_path, name, LISTED.replace("TEST", test))),
+                              "an index is out of range")
+        assert "while evaluating" in failure and _python_ending(load_ruleset(tmp_path / f"{name}.yaml"))[1] == 0, name
+    rules = load_ruleset(_write(tmp_path, "fine", LISTED.replace("TEST", "size(waste) in [2, 4, cards(stock)[0].rank]")))
+    python, native = _python_ending(rules), _native_ending(rules)
+    bottom = rules.deck.cards[rules.new_game(seed=1).state.piles[0][0]]["rank"]  # the stock's, all game
+    assert python[:4] == native[:4] == ("end", 9, "over", [len({2, 4, bottom} & set(range(1, 10)))])
