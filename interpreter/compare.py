@@ -494,10 +494,9 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
     the difference of every share (wins, endings, real choices, comebacks) from the base's with
     its interval."""
     check_plots()
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from .simulate import compiled, fit_title, plot_text
+    from .simulate import compiled, fit_title, plot_text, save_figure
 
     folder.mkdir(parents=True, exist_ok=True)
     labels = [plot_text(label) for label in comparison.labels]
@@ -508,11 +507,7 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
     written: list[Path] = []
 
     def save(figure: Figure, name: str) -> None:
-        FigureCanvasAgg(figure)
-        figure.tight_layout()
-        path = folder / name
-        figure.savefig(path, format="png", dpi=100)
-        written.append(path)
+        written.append(save_figure(figure, folder / name))
 
     def grouped_bars(rows: list[Measure], name: str, title: str, ylabel: str, tick: Callable[[Measure], str],
                      even: float | None = None) -> None:
@@ -587,10 +582,10 @@ def write_comparison_plots(comparison: Comparison, folder: Path) -> list[Path]:
     axes = figure.add_subplot()
     per_game = [[r.branching for r in run.records if r.decisions] or [0.0] for run in comparison.runs]
     boxes = axes.boxplot(per_game, patch_artist=True)
-    for box, color, label in zip(boxes["boxes"], colors, labels):
-        box.set_facecolor(color)
-        box.set_alpha(0.6)
-        box.set_label(label)
+    for patch, color, label in zip(boxes["boxes"], colors, labels):
+        patch.set_facecolor(color)
+        patch.set_alpha(0.6)
+        patch.set_label(label)
     axes.set_xticks(range(1, count + 1), [chr(65 + i) for i in range(count)])
     axes.set_ylabel("legal moves per decision (per game)")
     axes.set_title(fit_title(f"Branching: {what}", 8))

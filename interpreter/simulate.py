@@ -617,11 +617,20 @@ def mark_move_limit(axes: Any, limit: int, longest: int, limited: int) -> None:
                   transform=axes.transAxes, ha="right", va="top", fontsize="small")
 
 
+def save_figure(figure: Any, path: Path) -> Path:
+    """Lay a matplotlib figure out and write it to `path` as a PNG (`simulate` and `compare` charts)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure)
+    figure.tight_layout()
+    figure.savefig(path, format="png", dpi=100)
+    return path
+
+
 def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, Any], folder: Path) -> list[Path]:
     """PNG charts: scores.png (histogram per seat), length.png (moves per game, the move limit
     marked), wins.png (win share by seat with its 95% interval, the even share marked)."""
     check_plots()
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -629,11 +638,7 @@ def write_plots(plan: Plan, records: Sequence[GameRecord], summary: dict[str, An
     written = []
 
     def save(figure: Figure, name: str) -> None:
-        FigureCanvasAgg(figure)
-        figure.tight_layout()
-        path = folder / name
-        figure.savefig(path, format="png", dpi=100)
-        written.append(path)
+        written.append(save_figure(figure, folder / name))
 
     figure = Figure(figsize=(7, 4))
     axes = figure.add_subplot()
@@ -901,4 +906,5 @@ def report_failure(err_console: Console, error: CardrulesError | OSError) -> int
 __all__ = ["BACKENDS", "ENGINES", "GameRecord", "MissingExtraError", "Plan", "PlainProgress", "Run", "SimulateError",
            "batches", "compiled", "csv_text", "describe", "fit_title", "mark_move_limit", "play_batch", "play_game",
            "plot_text", "prepare", "render_summary", "report_failure",
-           "run_games", "simulate_command", "simulate_games", "summarize", "wilson", "write_outputs", "write_plots"]
+           "run_games", "save_figure", "simulate_command", "simulate_games", "summarize", "wilson", "write_outputs",
+           "write_plots"]
