@@ -916,11 +916,9 @@ def contains(xs, x):
 
 @njit(cache=True)
 def among(x, xs):
-    """`x in [a, b, ...]`, a list written out: `x`, then every item, computed before they are compared."""
-    for y in xs:
-        if y == x:
-            return True
-    return False
+    """`x in [a, b, ...]`, a list written out: `x`, then every item, computed before they are compared
+    (the arguments, in the order Python computes them); then as `contains`."""
+    return contains(xs, x)
 
 
 @njit(cache=True)
@@ -2113,8 +2111,8 @@ def is_safe(C, N, U, V, O, M, MC, a):
 
     def winners(self, path: tuple[Any, ...], env: dict[str, _Val]) -> str:
         """Code for the winning seats an end condition names, as a bit mask: a seat, or a list of
-        seats (`list(...)`, `seats`, a range). A seat the game has not, or one named twice (which
-        Python keeps in its list), stops compiled code, and Python plays."""
+        seats (`list(...)`, `seats`, a range). A seat the game has not stops compiled code, and Python
+        reports it; a seat named twice wins once, as in Python."""
         value = self.expr(self.parse(path), env)
         if value.type == "int":
             return f"winners_mask(np.array([{self.checked(value)}]), M[12])"

@@ -231,7 +231,7 @@ def load(rules: Ruleset | str) -> dict[str, Any]:
     for variable in rules.variables.values():
         if variable.persist and variable.name in saved:
             value = saved[variable.name]
-            problem = _problem(value, variable.per_player, _kind(variable))
+            problem = value_problem(variable, value)
             if problem:
                 raise _corrupt(path, _where(key, variable.name, problem))
             values[variable.name] = value
