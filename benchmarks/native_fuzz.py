@@ -81,10 +81,11 @@ def main(argv: list[str] | None = None) -> int:
             evaluated += len(tally.evaluated)
             for difference, item in found:
                 differences.setdefault(difference.kind, []).append((difference, item))
-            print(f"module {total.modules}: {tally.probes} expressions compared, {len(tally.evaluated)} in focus, "
+            print(f"module {total.modules}: {tally.probes} expressions compiled, {len(tally.evaluated)} evaluated, "
                   f"{tally.games} games, {tally.moves} moves, {len(found)} differences, {seconds:.0f} CPU-s",
                   flush=True)
-        print(f"\n{generated:,} expressions generated, {compared:,} compared ({evaluated:,} in focus during play) "
+        print(f"\n{generated:,} expressions generated, {compared:,} compiled in both backends, {evaluated:,} evaluated "
+              f"in both during play (in focus, or failing alike as they came into focus) "
               f"in {total.modules} modules: {total.games:,} games, {total.moves:,} moves, {total.errors:,} Python "
               f"errors where compiled code stopped alike; {time.perf_counter() - began:.0f} s, {cpu:.0f} CPU-s "
               f"in the workers")

@@ -16,7 +16,9 @@ ruleset uses a construct this backend does not cover, `native_backend` says whic
 and callers keep the Python backend. Where compiled code meets an error (arithmetic on `none`, an
 index out of range, a 64-bit overflow), it stops with `NativeStop`, and the caller replays the
 game's moves through the Python backend, which reports (or, for an intermediate overflow Python
-does not have, continues) exactly as the reference does.
+does not have, continues) exactly as the reference does. A function Numba fails to type or lower
+(a fault of this backend, never of the ruleset) stops the same way, at that call and every later
+one, so the Python backend plays such a ruleset instead of a crash.
 
 What it covers, and what not yet: docs/native.md. Setup (and `on_start`) runs in Python; a native
 game starts from a Python game's position. Games where every seat plays at once add
@@ -328,7 +330,8 @@ class _Emitter:
         bounds = [self.expr(b, env, "int") if b is not None else None for b in (node.lo, node.hi)]
         if obj.type == "piles" and obj.value is not None and all(b is None or b.const for b in bounds):
             piles = obj.value[slice(*(b.value if b is not None else None for b in bounds))]
-            return _Val("piles", repr(piles), piles, True, container=obj.container)
+            # (as an array: Numba cannot loop over an empty tuple)
+            return _Val("piles", _array(piles) if piles else EMPTY, piles, True, container=obj.container)
         if obj.type == "pile":
             pile = self.checked(obj)
             obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]", container="list")
@@ -2591,6 +2594,13 @@ def lower(rules: Any) -> tuple[str, dict[str, Any]]:
     return _ModuleBuilder(rules).build()
 
 
+def _first_line(exc: BaseException) -> str:
+    """The line of a Numba error that says what failed (its message repeats 'Failed in ... mode
+    pipeline' once per function it passed through)."""
+    lines = [line for line in str(exc).splitlines() if line.strip() and not line.startswith("Failed in ")]
+    return lines[0][:200] if lines else type(exc).__name__
+
+
 def _load_module(source: str) -> Any:
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     name = f"cardrules_native_{digest}"
@@ -2726,10 +2736,16 @@ class NativeGame:
             self.KEY = larger
 
     def _call(self, name: str, *args: Any) -> Any:
+        native = self.native
+        if native.fault is not None:
+            raise NativeStop(native.fault)
         try:
-            return getattr(self.native.module, name)(*args)
-        except self.native.module.Stop as exc:
+            return getattr(native.module, name)(*args)
+        except native.module.Stop as exc:
             raise NativeStop(f"compiled code stopped: {exc}") from None
+        except native.numba_error as exc:  # compiled lazily, at a first call: a fault of this backend
+            native.fault = f"compiled code could not be built ({name}: {_first_line(exc)})"
+            raise NativeStop(native.fault) from None
 
     def _seat_listing(self, seat: int | None) -> tuple[Any, int]:
         """The legal moves of the seat to act, or of `seat` (in a game where every seat plays at
@@ -2886,6 +2902,12 @@ class Native:
         self.rules = rules
         self.source = source
         self.module = _load_module(source)
+        from numba.core.errors import NumbaError
+
+        # Set when Numba fails to type or lower a function of the module (a fault of the native
+        # backend, never of the ruleset): every later call stops, and the Python backend plays.
+        self.numba_error: type[Exception] = NumbaError
+        self.fault: str | None = None
         strings = tables["strings"]
         self.strings: dict[str, int] = strings
         self.string_slots = frozenset(tables.get("string_slots", ()))

@@ -16,8 +16,10 @@ expression is a *probe* (`Probe`) placed in one slot of a generated ruleset (`mo
 move's `when` (with or without a source and destination bound), a `set` or `add` effect, a
 trigger's `when`, an end condition, the score, a `select`'s `equals`. Hundreds of probes share one
 ruleset, so one native compile covers them all: each probe is guarded by `focus == i` (its number),
-a variable the move `skip` steps on, so at any moment only one probe's expressions are evaluated
-and a difference names the probe to blame. Moves that change the position (cards moved between a
+a variable the move `skip` steps on (and `jump` sets), so at any moment only one probe's
+expressions are evaluated and a difference names the probe to blame. A probe that fails as soon as
+it is in focus (an end condition or trigger that always raises) is compared there, and play jumps
+past it. Moves that change the position (cards moved between a
 stock, a row of piles and the seats' hands; variables set to edge values by `choose`) make the
 probes see many positions. The deck (`DECK`) has 24 cards with a string attribute of 70 values, a
 list attribute of strings, one of numbers, a number attribute of edge values, and cards lacking
@@ -554,7 +556,7 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
         f"  tune_b: {{choose: {{v: {TUNE_VALUES[:6] + [-INT_MAX]}}}, do: [{{set: {{b: v}}}}]}}",
         '  toggle: {do: [{set: {flag: "not flag", t: "not t"}}]}',
         f'  skip: {{when: "focus >= 0", do: [{{set: {{focus: "(focus + 1) % {count}"}}}}]}}',
-        f'  jump: {{choose: {{v: "range({count})"}}, when: "focus < 0", do: [{{set: {{focus: v}}}}]}}',
+        f'  jump: {{choose: {{v: "range({count})"}}, do: [{{set: {{focus: v}}}}]}}',
     ]
     where: dict[int, int] = {}
     triggers: list[str] = []
@@ -826,6 +828,7 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
         if python_error is not None:
             raise _Differs("Python raised where native did not", focus, str(python_error))
         tried: set[str] = set()  # moves that failed in this position (taken back)
+        want: int | None = start  # the probe to jump to next: the first, then past one that fails at once
         while True:
             if focus >= 0:
                 tally.evaluated.add(focus)
@@ -841,12 +844,14 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
                 return None, focus_of(game)
             in_focus = [m for m in legal if m.name == f"p{focus}"]
             skip = [m for m in legal if m.name == "skip"]
-            jump = [m for m in legal if m.name == "jump" and str(m).endswith(f" {start}")]
+            jump = [m for m in legal if m.name == "jump" and want is not None and str(m).endswith(f" {want}")]
             r = rng.random()
             move = jump[0] if jump else rng.choice(in_focus) if in_focus and r < 0.5 else \
                 skip[0] if skip and r < 0.75 else rng.choice(legal)
-            # the probe a failure of this move is at: after `skip`, the next one's (its triggers, end, listing)
-            blame = (focus + 1) % count if move.name == "skip" else start if move.name == "jump" else focus
+            # the probe a failure of this move is at: after `skip` the next one's (its triggers, end,
+            # listing), after `jump` the one jumped to
+            blame = (focus + 1) % count if move.name == "skip" else \
+                int(str(move).rsplit(" ", 1)[-1]) if move.name == "jump" else focus
             try:
                 game.apply(move)
                 python_error = None
@@ -868,6 +873,9 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
                 if again != str(python_error):
                     raise _Differs("the replay raised another error", blame, f"{python_error} / then {again}")
                 tally.errors += 1
+                tally.evaluated.add(blame)  # (its expressions failed alike in both)
+                if move.name in ("skip", "jump"):  # a probe that fails as soon as it is in focus: past it
+                    want = (blame + 1) % count
                 tried.add(str(move))
                 position = backend.start(game)  # Python took the move back: the native game starts from there
                 continue
@@ -878,6 +886,8 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
             made.append(move)
             tally.moves += 1
             tried = set()
+            if move.name in ("skip", "jump"):
+                want = None
             focus = focus_of(game)
             native.compare_position(backend, game, position, check)
     except _Differs as differs:

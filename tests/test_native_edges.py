@@ -530,3 +530,73 @@ def test_every_item_of_a_list_written_out_is_computed_before_in_compares(tmp_pat
     python, native = _python_ending(rules), _native_ending(rules)
     bottom = rules.deck.cards[rules.new_game(seed=1).state.piles[0][0]]["rank"]  # the stock's, all game
     assert python[:4] == native[:4] == ("end", 9, "over", [len({2, 4, bottom} & set(range(1, 10)))])
+
+
+# A zone's piles sliced with bounds known at load, to nothing: loops over it go round no times
+# natively as in Python (compiled code once held such a slice as an empty tuple, which Numba
+# cannot loop over, and the whole module failed to compile).
+EMPTY_SLICE = """
+ruleset: emptyslice
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}, row: {short: r, count: 3}}
+variables: {hits: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}, {add: {hits: "TEST"}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+score: hits
+"""
+
+
+def test_a_loop_over_a_slice_of_piles_that_is_empty_at_load_plays_alike(tmp_path: Path) -> None:
+    for name, test, each in [("count", "count(q for q in row[5:-9]) + 1", 1),
+                             ("all", "1 if all(size(q) > 9 for q in row[2:1]) else 0", 1),
+                             ("nested", "count(1 for q in row[1:] if all(size(w) > 0 for w in row[3:]))", 2),
+                             ("list", "size(list(q for q in row[-1:0])) + 2", 2)]:
+        rules = load_ruleset(_write(tmp_path, name, EMPTY_SLICE.replace("TEST", test)))
+        python, native = _python_ending(rules), _native_ending(rules)
+        assert python == native == ("end", 9, "over", [9 * each], [9 * each], None), (name, python, native)
+
+
+def test_a_function_numba_cannot_build_stops_compiled_code_and_python_plays_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from numba.core.errors import TypingError
+
+    rules = load_ruleset(_write(tmp_path, "mulwrap", MULWRAP.replace("big * big", "big + 1")))
+    backend = native_backend(rules)
+    expected = _python_ending(rules)
+    calls: list[str] = []
+    real = backend.module
+
+    class Unbuildable:  # the generated module, whose `step` Numba fails to type
+        Stop = real.Stop
+
+        def __getattr__(self, name: str) -> Any:
+            calls.append(name)
+            if name == "step":
+                def fails(*args: Any) -> Any:
+                    raise TypingError("Failed in nopython mode pipeline\nInvalid use of getiter with parameters (Tuple())")
+                return fails
+            return getattr(real, name)
+
+    monkeypatch.setattr(backend, "module", Unbuildable())
+    position = backend.start(rules.new_game(seed=1))
+    with pytest.raises(NativeStop, match=r"could not be built \(step: Invalid use of getiter"):
+        position.apply_code(position.legal_codes()[0])
+    assert backend.fault is not None
+    called = len(calls)
+    with pytest.raises(NativeStop, match="could not be built"):  # every later call, without trying again
+        backend.start(rules.new_game(seed=2))
+    assert len(calls) == called
+    # simulate plays such a ruleset's games in Python, to the same ends
+    from dataclasses import replace
+
+    from cardrules.simulate import _play_native, _play_python, prepare
+
+    plan = prepare(str(tmp_path / "mulwrap.yaml"), 2, None, (), (), 1, (), "native", lambda line: None, "random")
+    python = replace(plan, engine="python")
+    for index in range(2):
+        assert _play_native(rules, plan, index) == _play_python(rules, python, index)
+    assert len(calls) == called
+    assert expected[2:4] == ("over", [11])  # (2, then 1 more at each of the 9 draws)
