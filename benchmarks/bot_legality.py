@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from cardrules import CardrulesError, Game, Move, Ruleset, load_ruleset
-from cardrules.bots import Bot, make_bot, seat_seed
-from cardrules.scheduler import DEFAULT_JITTER, DEFAULT_SPEED, Scheduler
-from cardrules.source import load_document
+from cardrules.agents.bots import Bot, make_bot, seat_seed
+from cardrules.agents.scheduler import DEFAULT_JITTER, DEFAULT_SPEED, Scheduler
+from cardrules.front.source import load_document
 
 ROOT = Path(__file__).resolve().parent.parent
 # Folders of fixtures that break on purpose: none loads (broken/), or every game stops on an error

@@ -4,7 +4,7 @@
 
 Plays N seeded games (seeds S..S+N-1) of each of cascades, cascades extended,
 cascades-v2 and cascades-v2 extended with the random bot and the greedy bot
-(``cardrules.bots.make_bot``; the bot's seed is the game's seed) and prints, per
+(``cardrules.agents.bots.make_bot``; the bot's seed is the game's seed) and prints, per
 ruleset and bot: the share of games won with its 95% Wilson confidence interval,
 the mean number of cards placed in the tiers (the game's score) and the mean game
 length in moves.
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from cardrules import load_ruleset
 from intervals import wilson
-from cardrules.bots import make_bot
+from cardrules.agents.bots import make_bot
 
 RULESETS = [
     ("cascades", False, "cascades"),

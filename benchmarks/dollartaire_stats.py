@@ -24,7 +24,7 @@ LABELS = ("Poor House", "Middle Class", "Upper Crust")
 
 
 def play(rules: Any, kind: str, seed: int, max_moves: int | None) -> tuple[int, str, str, int, str]:
-    from cardrules.bots import make_bot
+    from cardrules.agents.bots import make_bot
 
     game = rules.new_game(seed=seed, max_moves=max_moves)
     bot = make_bot(kind, seed)
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
 
     from cardrules import load_ruleset
-    from cardrules.bots import BOT_KINDS
+    from cardrules.agents.bots import BOT_KINDS
 
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in BOT_KINDS]

@@ -11,7 +11,7 @@ import argparse
 import time
 
 from cardrules import load_ruleset
-from cardrules.bots import GreedyBot, suggest_move, view_key
+from cardrules.agents.bots import GreedyBot, suggest_move, view_key
 
 
 def play(name: str, deals: int, most: int, options: dict[str, object]) -> tuple[int, int, int, float]:

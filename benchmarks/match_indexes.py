@@ -3,7 +3,7 @@
     python benchmarks/match_indexes.py [--games N] [--moves M] [--only NAME ...]
 
 Every bundled ruleset and every example (rulesets/*.yaml, examples/*.yaml) is loaded twice in this
-process: with the indexes movegen derives from each move's `when` (`cardrules.movegen.INDEXES`, the
+process: with the indexes movegen derives from each move's `when` (`cardrules.python.movegen.INDEXES`, the
 default) and with none (every destination tried). Both play the same games: seeds 0..N-1 (default
 300), at most M moves a game (default 200), each move drawn by `random.Random(seed)` among the legal
 moves sorted by their fields. At every position the two listings must hold the same moves (as
@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardrules import load_ruleset, movegen
+from cardrules import load_ruleset
+from cardrules.python import movegen
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -70,8 +70,8 @@ def _end(game: Any) -> tuple[Any, ...]:
 def greedy(backend: Any, players: int, games: int, max_moves: int) -> str:
     """Greedy games natively and in Python: what differs first, a note where greedy seats do not
     play natively, or "" (the same ends; a game compiled code stopped in is left out)."""
-    from cardrules.bots import GreedyBot
-    from cardrules.errors import CardrulesError
+    from cardrules.agents.bots import GreedyBot
+    from cardrules.base.errors import CardrulesError
     from cardrules.native import NativeStop
 
     rules = backend.rules
@@ -104,7 +104,7 @@ def run_scheduled(name: str, options: dict[str, Any], players: int, games: int) 
     (random seats), their records compared (moves, refusals, decisions, scores, winners, leads)."""
     from dataclasses import replace
 
-    from cardrules.simulate import compiled, play_game, prepare
+    from cardrules.workbench.simulate import compiled, play_game, prepare
 
     given = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items()]
     plan = prepare(name, games, players, options=given, engine="native")

@@ -3,9 +3,9 @@
     python benchmarks/nerts_stats.py [--games N] [--players P] [--bots random,greedy]
                                      [--fast F] [--ruleset NAME] [--first-seed S] [--max-moves M]
 
-Nerts has no turns: every seat plays at once, and the scheduler (``cardrules.scheduler``) orders
+Nerts has no turns: every seat plays at once, and the scheduler (``cardrules.agents.scheduler``) orders
 the seats' actions on a simulated clock. For each bot kind, plays N hands (seeds S..S+N-1,
-default 1..N) in which every seat is played by a bot of that kind (``cardrules.bots.make_bot``;
+default 1..N) in which every seat is played by a bot of that kind (``cardrules.agents.bots.make_bot``;
 seat k's bot, k = 0, 1, ..., has the seed ``100 * seed + k``; the scheduler gets the game's
 seed), twice: (a) every seat at 1 action per second, (b) seat 1 ``--fast`` times faster (the
 others at 1). The same seeds are used for both, so the two are paired; the numbers are the same
@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot
-from cardrules.scheduler import simulate
+from cardrules.agents.bots import make_bot
+from cardrules.agents.scheduler import simulate
 from intervals import seat_share_lines
 
 NERTS = "a seat emptied its pile of 13 and called Nerts"

@@ -5,7 +5,7 @@
 Plays tests/fixtures/runs/spider-like.yaml (two decks; with and without a `match` index; Spider's
 face-down columns, and every card dealt face up, which makes long face-up runs of which only the
 top few cards are in sequence) and Klondike, each loaded twice in this process: with the rewrite
-of `take: run` pair checks into one scan per source (`cardrules.movegen.RUN_SCAN`, the default)
+of `take: run` pair checks into one scan per source (`cardrules.python.movegen.RUN_SCAN`, the default)
 and without it (the loops as before it). Both play the same games: seeds 0..N-1, a uniformly
 random legal move by `random.Random(seed)`, at most M moves a game (the two list the same moves,
 so they choose the same ones). CPU time (`time.process_time`) of the play only, dealing
@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardrules import load_ruleset, movegen
+from cardrules import load_ruleset
+from cardrules.python import movegen
 
 SPIDER = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "runs" / "spider-like.yaml"
 CASES: list[tuple[str, str | Path, dict[str, Any]]] = [

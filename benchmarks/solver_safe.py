@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardrules.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, solve_sample
+from cardrules.workbench.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, solve_sample
 
 ANSWERS = (SOLVABLE, UNSOLVABLE, UNKNOWN)
 

@@ -111,7 +111,7 @@ def python_random(ruleset: str | Path, games: int) -> tuple[float, list[tuple[in
     seat, seeds 0 to games - 1), dealing each game from its seed included; and each game's moves
     and seat 1's score."""
     from cardrules import load_ruleset
-    from cardrules.bots import RandomBot
+    from cardrules.agents.bots import RandomBot
 
     rules = load_ruleset(ruleset)
     ends, moves, start = [], 0, time.process_time()
@@ -166,7 +166,7 @@ def simulate(games: int, jobs: int, engine: str) -> float:
     """Games per wall-clock second (what jobs buy is time, not CPU), after a first run of a few
     games in this process (so that the native module is compiled, or loaded from the cache,
     before the clock starts: each worker process still loads it)."""
-    from cardrules.simulate import simulate_games
+    from cardrules.workbench.simulate import simulate_games
 
     simulate_games("klondike", 10, jobs=1, engine=engine)
     start = time.perf_counter()
@@ -181,7 +181,7 @@ BASELINE = "0f2207d"
 def solver(seeds: range, engine: str) -> tuple[float, int]:
     """Positions per CPU-second of the search (5 CPU-seconds a deal at most), and deals decided."""
     from cardrules import load_ruleset
-    from cardrules.solver import UNKNOWN, solve
+    from cardrules.workbench.solver import UNKNOWN, solve
 
     rules = load_ruleset("klondike", {"draw": 3})
     nodes, seconds, decided = 0, 0.0, 0
@@ -265,7 +265,7 @@ def greedy(games: int) -> None:
     engine (`bots.GreedyBot` at the seat, as `simulate` plays) and native greedy playouts (ten
     times the games), which must end the first `games` games as Python does."""
     from cardrules import load_ruleset
-    from cardrules.bots import GreedyBot
+    from cardrules.agents.bots import GreedyBot
     from cardrules.native import Unsupported
     from cardrules.native import native_backend as backend_of
 
@@ -337,7 +337,7 @@ def startup() -> None:
         print("start-up (benchmarks/startup.py):")
         subprocess.run([sys.executable, str(script)], check=False)
     else:
-        cardrules = [sys.executable, "-m", "cardrules.cli"]
+        cardrules = [sys.executable, "-m", "cardrules.app.cli"]
         print(f"start-up: --help {run_command(*cardrules, '--help'):.2f} s CPU (goal <= 0.15), validate klondike "
               f"{run_command(*cardrules, 'validate', 'klondike'):.2f} s CPU (goal <= 0.3)")
 

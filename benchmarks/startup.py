@@ -60,7 +60,7 @@ print(json.dumps(times))
 # (`grammar/expressions.tables.json`: shipping them is worth it only if loading is much cheaper).
 PARSE_TABLES = """
 import json, sys, time
-from cardrules import parser
+from cardrules.front import parser
 parser._tables()
 loaded, built = [], []
 for _ in range(int(sys.argv[1])):
@@ -88,7 +88,7 @@ def child_cpu(argv: Sequence[str], env: dict[str, str]) -> float | str:
 
 
 # What the installed `cardrules` script runs (pip's entry-point script, less its regular expression).
-CARDRULES = [sys.executable, "-c", "import sys\nfrom cardrules.cli import main\nsys.argv[0] = 'cardrules'\nmain()"]
+CARDRULES = [sys.executable, "-c", "import sys\nfrom cardrules.app.cli import main\nsys.argv[0] = 'cardrules'\nmain()"]
 
 
 def main() -> None:

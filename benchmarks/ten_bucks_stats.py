@@ -4,7 +4,7 @@
                                          [--bots random,greedy] [--first-seed S]
 
 For each number of players and each bot kind, plays N games (seeds S..S+N-1, default 1..N) in
-which every seat is played by a bot of that kind (``cardrules.bots.make_bot``; seat k's bot,
+which every seat is played by a bot of that kind (``cardrules.agents.bots.make_bot``; seat k's bot,
 k = 0, 1, ..., has the seed ``100 * seed + k``), so the numbers are the same on every run. It
 prints per player count and bot kind:
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from cardrules import load_ruleset
 from intervals import seat_share_lines
-from cardrules.bots import make_bot
+from cardrules.agents.bots import make_bot
 
 TURN_MOVES = {"play", "no_bill"}
 REASONS = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from cardrules.simulate import simulate_games
+from cardrules.workbench.simulate import simulate_games
 from intervals import wilson
 
 

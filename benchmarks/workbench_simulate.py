@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardrules.simulate import simulate_games
+from cardrules.workbench.simulate import simulate_games
 
 
 def main() -> None:

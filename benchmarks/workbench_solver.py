@@ -39,8 +39,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from cardrules.simulate import simulate_games
-from cardrules.solver import percentile, solve_sample
+from cardrules.workbench.simulate import simulate_games
+from cardrules.workbench.solver import percentile, solve_sample
 from intervals import wilson
 
 REFERENCE_DRAW3 = (0.81945, 0.00084)  # Blake and Gent, thoughtful Klondike, draw 3
@@ -121,7 +121,7 @@ def dollartaire(args: argparse.Namespace) -> None:
 
 def exhaust(args: argparse.Namespace) -> None:
     from cardrules import load_ruleset
-    from cardrules.solver import solve
+    from cardrules.workbench.solver import solve
     import time
 
     rules = load_ruleset(args.ruleset)

@@ -5,9 +5,11 @@
     >>> game = rules.new_game(seed=7)
     >>> game.apply(game.legal_moves()[0])
 
-Pipeline, one module per stage: source (YAML with positions) -> schema (JSON
-Schema) -> parser (Lark expressions) -> compiler (checked, to Python) ->
-ruleset (the compiled game) -> engine (states, moves, undo, views).
+Packages by stage, each importing only those below it (docs/design.md): app (the command
+line, the terminal table) -> workbench (simulate, compare, solve, describe) -> agents (bots,
+environments) and storage (kept values, saved games) -> the two backends, python (the
+reference: Game, Move) and native (Numba) -> model (the loaded Ruleset) -> front (source,
+schema, variants, decks, parser, compiler) -> base (errors, limits, files).
 
 The public names are imported on first use (PEP 562), so `import cardrules` (and the
 command line's `--help`) does not load the compiler, Lark, jsonschema or YAML.
@@ -19,8 +21,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .engine import Game, Move
-    from .errors import (
+    from .python.engine import Game, Move
+    from .base.errors import (
         ArgumentError,
         CardrulesError,
         DealError,
@@ -32,15 +34,16 @@ if TYPE_CHECKING:
         SetupError,
         format_error,
     )
-    from .ruleset import Ruleset, find_ruleset, load_ruleset
+    from .model.ruleset import Ruleset, find_ruleset, load_ruleset
 
 # Each public name and the module that defines it.
 _HOMES = {
-    "Game": "engine", "Move": "engine",
-    "Ruleset": "ruleset", "find_ruleset": "ruleset", "load_ruleset": "ruleset",
-    "ArgumentError": "errors", "CardrulesError": "errors", "DealError": "errors", "ExpressionSyntaxError": "errors",
-    "IllegalMoveError": "errors", "RulesetError": "errors", "RulesetRuntimeError": "errors", "SaveError": "errors",
-    "SetupError": "errors", "format_error": "errors",
+    "Game": "python.engine", "Move": "python.engine",
+    "Ruleset": "model.ruleset", "find_ruleset": "model.ruleset", "load_ruleset": "model.ruleset",
+    "ArgumentError": "base.errors", "CardrulesError": "base.errors", "DealError": "base.errors",
+    "ExpressionSyntaxError": "base.errors", "IllegalMoveError": "base.errors", "RulesetError": "base.errors",
+    "RulesetRuntimeError": "base.errors", "SaveError": "base.errors", "SetupError": "base.errors",
+    "format_error": "base.errors",
 }
 
 __all__ = [

@@ -1242,7 +1242,7 @@ def run_case(case: Case, folder: Path) -> str:
         path = folder / d["file"]
         path.write_text(d["text"], encoding="utf-8")
         if d["file"].startswith("decks/"):
-            from cardrules.decks import load_deck
+            from cardrules.front.decks import load_deck
 
             load_deck(path)
             user = DECK_USERS.get(path.name)
@@ -1255,7 +1255,7 @@ def run_case(case: Case, folder: Path) -> str:
             return _run_cli(Case(case.target, "cli", {"args": ["play", str(path), "--seed", str(d["seed"])],
                                                       "input": CLI_SCRIPT}), folder, copy=False)
         if mode == "validate":
-            from cardrules.ruleset import check_ruleset
+            from cardrules.model.ruleset import check_ruleset
 
             rules, _ = check_ruleset(path, most=8)  # a few option combinations, not up to 256
         else:
@@ -1269,7 +1269,7 @@ def run_case(case: Case, folder: Path) -> str:
         finish_game(game)
         return "accepted"
     if case.kind == "store":
-        from cardrules import store
+        from cardrules.storage import store
 
         home = folder / "home"
         home.mkdir()
@@ -1304,7 +1304,7 @@ CLI_SCRIPT = "help\nshow\nhint\n1\nundo\nshow\n1\nquit\n"
 
 
 def _run_cli(case: Case, folder: Path, copy: bool = True) -> str:
-    from cardrules.cli import app
+    from cardrules.app.cli import app
     from typer.testing import CliRunner
 
     d = case.data

@@ -664,7 +664,7 @@ def build(folder: Path, items: list[Probe]) -> tuple[Module, Any, Any]:
     generator got wrong) or that the native backend does not cover is left out, and the module
     written again; returns the module, its loaded ruleset and its native backend."""
     from cardrules import load_ruleset
-    from cardrules.errors import CardrulesError
+    from cardrules.base.errors import CardrulesError
     from cardrules.native import Unsupported, native_backend
 
     dropped: Counter[str] = Counter()
@@ -775,7 +775,7 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
     in focus at the end. Moves are drawn from the game's seed, the probe in focus and `skip` more
     often than the others."""
     from cardrules import native
-    from cardrules.errors import CardrulesError
+    from cardrules.base.errors import CardrulesError
 
     rng = random.Random(f"{seed}/{players}/{start}")
     made: list[Any] = []
@@ -846,8 +846,9 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
             skip = [m for m in legal if m.name == "skip"]
             jump = [m for m in legal if m.name == "jump" and want is not None and str(m).endswith(f" {want}")]
             r = rng.random()
+            others = [m for m in legal if m.name != "jump"] or legal  # (jumps are the driver's, not random play's)
             move = jump[0] if jump else rng.choice(in_focus) if in_focus and r < 0.5 else \
-                skip[0] if skip and r < 0.75 else rng.choice(legal)
+                skip[0] if skip and r < 0.75 else rng.choice(others)
             # the probe a failure of this move is at: after `skip` the next one's (its triggers, end,
             # listing), after `jump` the one jumped to
             blame = (focus + 1) % count if move.name == "skip" else \
@@ -897,7 +898,7 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
 
 def _compare_scores(game: Any, position: Any, focus: int, tally: Tally) -> None:
     """Every seat's score (the score probe in focus): equal, or both stopped (Python raising)."""
-    from cardrules.errors import CardrulesError
+    from cardrules.base.errors import CardrulesError
     from cardrules.native import NativeStop
 
     try:
@@ -922,7 +923,7 @@ def _compare_scores(game: Any, position: Any, focus: int, tally: Tally) -> None:
 def _compare_ending(game: Any, position: Any, focus: int, check: Callable[[str, Any, Any], None]) -> None:
     """`native.compare_ending`, where the score may fail: then compiled code must stop too."""
     from cardrules import native
-    from cardrules.errors import CardrulesError
+    from cardrules.base.errors import CardrulesError
 
     try:
         game.winners()
@@ -949,19 +950,22 @@ class Run:
 
 def fuzz_module(folder: Path, items: list[Probe], seed: int = 0, passes: int = 2, max_moves: int = 200) -> Run:
     """Build the module of `items` and play it: games of 1, 2 and 3 seats in turn, each starting
-    where the last one ended (its first move the `jump` there), until `focus` has gone round all the
-    probes `passes` times (at most 40 games a pass)."""
+    where the last one ended, or at the first probe not yet evaluated (its first move the `jump`
+    there), until `focus` has gone round all the probes `passes` times and every probe was
+    evaluated (at most 40 games a pass)."""
     module, rules, backend = build(folder, items)
     count = len(module.items)
     tally = Tally(probes=count, modules=1, dropped=Counter(module.dropped))
     differences: dict[int | None, Difference] = {}
     start, covered, game = 0, 0, 0
-    while covered < passes * count and game < passes * 40:
+    while (covered < passes * count or len(tally.evaluated) < count) and game < passes * 40:
         found, end = play_module(rules, backend, count, seed * 1000 + game, 1 + game % 3, start, max_moves, tally)
         if found is not None and found.probe not in differences:
             differences[found.probe] = found
         covered += (end - start) % count + 1
-        start = (end + 1) % count
+        # the next game starts past where this one ended, at the first probe not yet evaluated
+        start = next((p % count for p in range(end + 1, end + 1 + count) if p % count not in tally.evaluated),
+                     (end + 1) % count)
         game += 1
     return Run(module, tally, list(differences.values()))
 

@@ -1,4 +1,4 @@
-"""Moves as integers (actions.py): every move of a ruleset has a fixed action number, dense within
+"""Moves as integers (model/actions.py): every move of a ruleset has a fixed action number, dense within
 `num_actions`, the same in every game of the ruleset and (tests/test_native.py) in both backends."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import numpy
 import pytest
 from cardrules import load_ruleset
-from cardrules.errors import ArgumentError, IllegalMoveError
+from cardrules.base.errors import ArgumentError, IllegalMoveError
 from conftest import RULESETS
 from test_native import FIXTURE_RULESETS
 

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from cardrules import IllegalMoveError, SetupError, load_ruleset
-from cardrules.bots import BOT_KINDS, make_bot
-from cardrules.engine import Game, Move
-from cardrules.errors import ArgumentError, CardrulesError, DealError
+from cardrules.agents.bots import BOT_KINDS, make_bot
+from cardrules.python.engine import Game, Move
+from cardrules.base.errors import ArgumentError, CardrulesError, DealError
 
 ROOT = Path(__file__).resolve().parent.parent
 KLONDIKE = load_ruleset("klondike")

@@ -7,8 +7,8 @@ import io
 import random
 
 from cardrules import load_ruleset
-from cardrules.bots import safe_move, view_key
-from cardrules.play import Session
+from cardrules.agents.bots import safe_move, view_key
+from cardrules.app.play import Session
 from rich.console import Console
 
 

@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cardrules import RulesetError, format_error, load_ruleset
-from cardrules.cli import app
-from cardrules.decks import load_deck
-from cardrules.errors import SourcePos
+from cardrules.app.cli import app
+from cardrules.front.decks import load_deck
+from cardrules.base.errors import SourcePos
 
 from helpers import mini_with
 

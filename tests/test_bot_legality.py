@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 
 from bot_legality import BOT_KINDS, bot_params, legality_files, native_agrees, play_checked
 from cardrules import load_ruleset
-from cardrules.bots import GreedyBot, make_bot, offered_in
-from cardrules.cli import app
-from cardrules.leaks import find_leaks
-from cardrules.simulate import simulate_command
+from cardrules.agents.bots import GreedyBot, make_bot, offered_in
+from cardrules.app.cli import app
+from cardrules.workbench.leaks import find_leaks
+from cardrules.workbench.simulate import simulate_command
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -164,7 +164,7 @@ def test_simulate_canfield_with_its_default_greedy_seats_plays_20_games(tmp_path
 
 @pytest.mark.parametrize("kind", ["random", "greedy"])
 def test_native_bots_on_a_leaking_ruleset_play_the_python_bots_games(kind: str) -> None:
-    """The native random and greedy bots (native_bots.py) choose among the game's moves as the
+    """The native random and greedy bots (native/bots.py) choose among the game's moves as the
     Python ones do: the same games, to the same end, on the Clock whose copies list other moves."""
     pytest.importorskip("numba")
     rules = load_ruleset(CLOCK)

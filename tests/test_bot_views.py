@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot
+from cardrules.agents.bots import make_bot
 from helpers import TEN_BUCKS_RULESETS
 
 TEN_BUCKS = TEN_BUCKS_RULESETS

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from cardrules import load_ruleset
-from cardrules.bots import BOT_KINDS, BotParameterError, bot_params, make_bot
-from cardrules.resources import rulesets_dir
-from cardrules.scheduler import simulate
+from cardrules.agents.bots import BOT_KINDS, BotParameterError, bot_params, make_bot
+from cardrules.base.resources import rulesets_dir
+from cardrules.agents.scheduler import simulate
 from helpers import TEN_BUCKS_RULESETS
 
 BUNDLED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot
+from cardrules.agents.bots import make_bot
 
 GAMES = 500
 VARIANTS = [("cascades", False), ("cascades", True), ("cascades-v2", False), ("cascades-v2", True)]

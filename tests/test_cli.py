@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
-from cardrules.cli import app
+from cardrules.app.cli import app
 from conftest import ROOT
 
 runner = CliRunner()
@@ -38,7 +38,7 @@ def test_list_shows_each_options_allowed_values() -> None:
 
 
 def test_help_names_every_bot_kind_and_no_python_types() -> None:
-    from cardrules.bots import BOT_KINDS
+    from cardrules.agents.bots import BOT_KINDS
 
     for command in ("play", "simulate"):
         text = " ".join(run(command, "--help").stdout.split())

@@ -19,10 +19,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
-from cardrules.cli import app
-from cardrules.compare import (Difference, Measure, compare_command, compare_games, difference_text, entries,
+from cardrules.app.cli import app
+from cardrules.workbench.compare import (Difference, Measure, compare_command, compare_games, difference_text, entries,
                                paired_mean_difference, paired_ratio_difference, paired_share_difference)
-from cardrules.simulate import wilson
+from cardrules.workbench.simulate import wilson
 
 FIXTURES = Path(__file__).parent / "fixtures" / "compare"
 DUEL = str(FIXTURES / "duel.yaml")              # seat 2 wins every game

@@ -12,11 +12,13 @@ import random
 from pathlib import Path
 
 import pytest
-from cardrules import load_ruleset, render, solver
-from cardrules.decks import load_deck
-from cardrules.errors import RulesetError
-from cardrules.resources import rulesets_dir
-from cardrules.turn_runs import turn_runs
+from cardrules import load_ruleset
+from cardrules.python import render
+from cardrules.workbench import solver
+from cardrules.front.decks import load_deck
+from cardrules.base.errors import RulesetError
+from cardrules.base.resources import rulesets_dir
+from cardrules.model.turn_runs import turn_runs
 from helpers import play, play_both_backends, texts
 
 PYRAMID = Path(__file__).parent.parent / "examples" / "pyramid.yaml"

@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cardrules import load_ruleset, saves, store
-from cardrules.bots import make_bot, seat_seed
-from cardrules.cli import app
-from cardrules.play import save_persistent
-from cardrules.resources import rulesets_dir
-from cardrules.ruleset import is_bundled
+from cardrules import load_ruleset
+from cardrules.storage import saves
+from cardrules.storage import store
+from cardrules.agents.bots import make_bot, seat_seed
+from cardrules.app.cli import app
+from cardrules.app.play import save_persistent
+from cardrules.base.resources import rulesets_dir
+from cardrules.model.ruleset import is_bundled
 
 VEGAS = "klondike-vegas-cumulative"
 STOLEN = -1_000_000_000_000

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardrules import DealError, RulesetError, load_ruleset
-from cardrules.decks import load_deck
+from cardrules.front.decks import load_deck
 from conftest import RULESETS
 
 DECKS = RULESETS / "decks"

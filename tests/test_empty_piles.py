@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from cardrules import load_ruleset
-from cardrules.engine import Game, Move
+from cardrules.python.engine import Game, Move
 
 EACH = Path(__file__).parent / "fixtures" / "zones" / "klondike-each-empty.yaml"
 

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cardrules import (ExpressionSyntaxError, RulesetError, RulesetRuntimeError, SetupError, load_ruleset)
-from cardrules.cli import app
-from cardrules.decks import load_deck
+from cardrules.app.cli import app
+from cardrules.front.decks import load_deck
 
 BASE = """\
 ruleset: edge

@@ -24,8 +24,8 @@ from cardrules.envs import (
     parallel_env,
     pettingzoo_env,
 )
-from cardrules.errors import ArgumentError, SetupError
-from cardrules.resources import rulesets_dir
+from cardrules.base.errors import ArgumentError, SetupError
+from cardrules.base.resources import rulesets_dir
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test
 

@@ -1,4 +1,4 @@
-"""Conformance tables for the expression language (grammar/expressions.lark + interpreter/compiler.py).
+"""Conformance tables for the expression language (grammar/expressions.lark + interpreter/front/compiler.py).
 
 The tests run in the world of ``tests/fixtures/expressions.yaml``: the ruleset is
 loaded with ``load_ruleset`` and a compiler ``Scope`` is made from what it
@@ -30,10 +30,10 @@ from typing import Any
 import pytest
 
 from cardrules import RulesetError, find_ruleset, load_ruleset
-from cardrules.compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, RUNTIME_GLOBALS, STR, Compiled, CompileError,
+from cardrules.front.compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, RUNTIME_GLOBALS, STR, Compiled, CompileError,
                                 Compiler, Function, InlinedFunctionError, Scope, type_of_value)
-from cardrules.parser import ParseError, parse_expression, parse_signature
-from cardrules.source import load_document
+from cardrules.front.parser import ParseError, parse_expression, parse_signature
+from cardrules.front.source import load_document
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WORLD = FIXTURES / "expressions.yaml"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardrules import RulesetError, format_error, load_ruleset
-from cardrules.limits import MAX_FILE_BYTES
+from cardrules.base.limits import MAX_FILE_BYTES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI = (FIXTURES / "mini.yaml").read_text(encoding="utf-8")

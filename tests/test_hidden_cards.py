@@ -21,12 +21,12 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot, seat_seed
-from cardrules.cli import app
-from cardrules.engine import Game
-from cardrules.play import Session, summary
-from cardrules.render import forced_text
-from cardrules.scheduler import Scheduler
+from cardrules.agents.bots import make_bot, seat_seed
+from cardrules.app.cli import app
+from cardrules.python.engine import Game
+from cardrules.app.play import Session, summary
+from cardrules.python.render import forced_text
+from cardrules.agents.scheduler import Scheduler
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = str(ROOT / "tests" / "fixtures" / "hidden" / "pass-cards.yaml")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from cardrules import load_ruleset
-from cardrules.bots import seen_views, suggest_move, view_key
-from cardrules.cli import app
+from cardrules.agents.bots import seen_views, suggest_move, view_key
+from cardrules.app.cli import app
 from conftest import RULESETS
 from typer.testing import CliRunner
 

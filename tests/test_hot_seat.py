@@ -17,10 +17,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
-from cardrules.bots import Bot, make_bot
-from cardrules.cli import app
-from cardrules.play import Session
-from cardrules.render import render_table
+from cardrules.agents.bots import Bot, make_bot
+from cardrules.app.cli import app
+from cardrules.app.play import Session
+from cardrules.python.render import render_table
 from helpers import play
 
 runner = CliRunner()

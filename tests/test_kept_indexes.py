@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, movegen
+from cardrules import load_ruleset
+from cardrules.python import movegen
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SPIDER = str(FIXTURES / "runs" / "spider-like.yaml")

@@ -9,9 +9,10 @@ import random
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, movegen
-from cardrules.engine import Lineage, Move
-from cardrules.resources import rulesets_dir
+from cardrules import load_ruleset
+from cardrules.python import movegen
+from cardrules.python.engine import Lineage, Move
+from cardrules.base.resources import rulesets_dir
 
 BUNDLED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 

@@ -17,9 +17,9 @@ from typing import Any, Callable
 import pytest
 
 from cardrules import CardrulesError, RulesetError, RulesetRuntimeError, load_ruleset
-from cardrules.limits import (INT_MAX, MAX_CARDS, MAX_COMPILED_NODES, MAX_EXPRESSION_DEPTH, MAX_OPTION_VALUES,
+from cardrules.base.limits import (INT_MAX, MAX_CARDS, MAX_COMPILED_NODES, MAX_EXPRESSION_DEPTH, MAX_OPTION_VALUES,
                               MAX_STEPS, MAX_YAML_DEPTH, MAX_YAML_VALUES)
-from cardrules.ruleset import check_ruleset
+from cardrules.model.ruleset import check_ruleset
 
 from helpers import MINI, mini_with
 

@@ -1,4 +1,4 @@
-"""The loader's memos (`cardrules.memo`): the same results and errors as loading from scratch,
+"""The loader's memos (`cardrules.base.memo`): the same results and errors as loading from scratch,
 never a stale file, nothing shared that a caller could change, and bounded."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 from cardrules import RulesetError, format_error, load_ruleset
-from cardrules import memo as memo_module
-from cardrules import parser as parser_module
-from cardrules import source as source_module
-from cardrules.decks import load_deck
-from cardrules.memo import Memo
-from cardrules.ruleset import check_ruleset
-from cardrules.schema import validate
-from cardrules.source import load_document
+from cardrules.base import memo as memo_module
+from cardrules.front import parser as parser_module
+from cardrules.front import source as source_module
+from cardrules.front.decks import load_deck
+from cardrules.base.memo import Memo
+from cardrules.model.ruleset import check_ruleset
+from cardrules.front.schema import validate
+from cardrules.front.source import load_document
 from conftest import ROOT
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -220,7 +220,7 @@ def test_validate_parses_and_composes_each_text_once(monkeypatch: pytest.MonkeyP
 def test_a_valid_document_is_known_valid_to_the_next_process_and_only_while_unchanged(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDRULES_CACHE", str(tmp_path / "cache"))
-    from cardrules import schema
+    from cardrules.front import schema
 
     checked: list[str] = []
     real = schema._validator
@@ -245,7 +245,7 @@ def test_a_valid_document_is_known_valid_to_the_next_process_and_only_while_unch
 
 def test_schema_verdicts_are_bounded_and_a_folder_that_cannot_be_written_is_only_a_miss(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardrules import schema
+    from cardrules.front import schema
 
     monkeypatch.setenv("CARDRULES_CACHE", str(tmp_path))
     monkeypatch.setattr(schema, "MAX_KEPT_VERDICTS", 4)

@@ -1,6 +1,6 @@
 """A move's destination index comes from its `when`, so the moves offered are those `when` allows.
 
-The engine derives the index from the condition itself (interpreter/indexes.py, movegen.py): an
+The engine derives the index from the condition itself (interpreter/model/indexes.py, python/movegen.py): an
 equality between a value of the moved cards and a value of the destination, through functions and
 `if else` on the destination. A variant that changes a function changes its index with it: Klondike
 with Queens allowed into spaces offers a Queen to an empty column, in both backends. A hand-written
@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from cardrules import load_ruleset
-from cardrules.cli import app
-from cardrules.errors import RulesetError, RulesetRuntimeError
+from cardrules.app.cli import app
+from cardrules.base.errors import RulesetError, RulesetRuntimeError
 from cardrules.native import native_backend
 from match_indexes import check, load, sources
 from typer.testing import CliRunner

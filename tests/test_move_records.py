@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from cardrules import engine, load_ruleset
+from cardrules import load_ruleset
+from cardrules.python import engine
 from cardrules import native
-from cardrules.engine import EVERY_SEAT
+from cardrules.python.engine import EVERY_SEAT
 from cardrules.native import native_backend
 
 from helpers import FIXTURES, pile_ids

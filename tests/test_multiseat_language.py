@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cardrules import RulesetError, load_ruleset
-from cardrules.decks import load_deck
-from cardrules.render import render_table
+from cardrules.front.decks import load_deck
+from cardrules.python.render import render_table
 from helpers import pile, play, texts
 from rich.console import Console
 

@@ -1,4 +1,4 @@
-"""The native backend (native.py) against the Python reference: the same legal moves in the same
+"""The native backend (native/backend.py) against the Python reference: the same legal moves in the same
 order, positions, variables, outcomes and scores at every step; the same simulations; and a clear
 fallback wherever it cannot run a ruleset."""
 
@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 from cardrules import load_ruleset, native
-from cardrules.errors import RulesetRuntimeError
+from cardrules.base.errors import RulesetRuntimeError
 from cardrules.native import Unsupported, native_backend
-from cardrules.simulate import prepare, simulate_games
+from cardrules.workbench.simulate import prepare, simulate_games
 from conftest import RULESETS
 from test_klondike_rules import ah_deal, dead_deal, won_deal
 
@@ -328,7 +328,7 @@ def test_a_seat_made_to_act_where_every_seat_plays_at_once_plays_the_same_native
 
 
 def test_a_native_position_lists_and_applies_any_seats_actions_where_every_seat_plays_at_once() -> None:
-    from cardrules.errors import IllegalMoveError
+    from cardrules.base.errors import IllegalMoveError
 
     rules = load_ruleset("nerts")
     game = rules.new_game(seed=4, players=3)
@@ -401,7 +401,7 @@ def test_the_compiled_module_is_cached_under_the_hash_of_its_source() -> None:
 
 
 def test_a_native_position_takes_the_action_numbers_of_the_python_game() -> None:
-    from cardrules.errors import ArgumentError, IllegalMoveError
+    from cardrules.base.errors import ArgumentError, IllegalMoveError
 
     rules = load_ruleset("klondike", {"draw": 3})
     game = rules.new_game(seed=9)
@@ -421,7 +421,7 @@ def test_a_native_position_takes_the_action_numbers_of_the_python_game() -> None
 
 
 def test_native_random_playouts_make_the_moves_of_the_python_random_bot() -> None:
-    from cardrules.bots import RandomBot
+    from cardrules.agents.bots import RandomBot
 
     rules = load_ruleset("klondike", {"draw": 3})
     backend = native_backend(rules)
@@ -516,7 +516,7 @@ def test_native_greedy_seats_keep_what_seats_know_of_cards_they_cannot_see(name:
 
 
 def test_without_numba_the_native_backend_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(native, "native_available", lambda: False)
+    monkeypatch.setattr(native.backend, "native_available", lambda: False)
     with pytest.raises(Unsupported, match=r"cardrules\[native\]"):
         native_backend(load_ruleset("klondike"))
 
@@ -548,7 +548,7 @@ def test_native_greedy_choices_are_the_python_greedy_bots_move_for_move(name: st
     """The compiled GreedyBot.choose (native_bots.choose_action) at every decision of a game, against
     the Python bot: face-down cards (Klondike) and hidden hands (Ten Bucks, Spades) dealt anew with
     the seat's generator, each move tried on a copy; then a whole native greedy playout."""
-    from cardrules.bots import GreedyBot
+    from cardrules.agents.bots import GreedyBot
 
     rules = load_ruleset(name)
     backend = native_backend(rules)
@@ -594,7 +594,7 @@ def test_native_determinize_deals_the_hidden_cards_as_game_determinize(name: str
         cards = len(rules.deck)
         assert [int(u) for u in U[:cards]] == list(trial.state.up)
         assert trial.state.known is None or [int(k) for k in U[cards + 1:]] == trial.state.known
-        assert int(M[native.CHANCE]) % 2 ** 64 == trial.state.chance
+        assert int(M[native.values.CHANCE]) % 2 ** 64 == trial.state.chance
         assert (mt == np.array(bot_rng.getstate()[1], dtype=np.int64)).all()
         move = rng.choice(game.legal_moves())
         game.apply(move)

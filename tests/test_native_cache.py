@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from cardrules import native, resources, schema
-from cardrules.errors import CacheError
+from cardrules.native import cache as native
+from cardrules.base import resources
+from cardrules.front import schema
+from cardrules.base.errors import CacheError
 
 
 @pytest.fixture
@@ -106,7 +108,7 @@ def test_the_cli_reports_an_unsafe_cache_without_a_traceback(cache: Path) -> Non
     native._private_cache_dir()
     cache.chmod(0o777)
     # A process of its own: one that has the module already (another test's) loads nothing from the folder.
-    result = subprocess.run([sys.executable, "-m", "cardrules.cli", "simulate", "klondike", "-n", "1", "--engine",
+    result = subprocess.run([sys.executable, "-m", "cardrules.app.cli", "simulate", "klondike", "-n", "1", "--engine",
                              "native"], capture_output=True, text=True, env={**os.environ, "CARDRULES_CACHE": str(cache)})
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"the cache folder {cache} may be written by other users" in result.stderr

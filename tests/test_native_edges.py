@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 from cardrules import load_ruleset
-from cardrules.errors import RulesetError, RulesetRuntimeError
+from cardrules.base.errors import RulesetError, RulesetRuntimeError
 from cardrules.native import NativeStop, native_backend
-from cardrules.simulate import simulate_games
+from cardrules.workbench.simulate import simulate_games
 
 INT_MAX = 2 ** 63 - 1
 NO_INT = -(2 ** 63)  # none, natively
@@ -176,7 +176,7 @@ def test_a_long_range_whose_length_passes_64_bits_fails_alike(tmp_path: Path) ->
 
 
 def test_the_checked_helpers_of_compiled_code_stop_on_every_overflow_however_they_are_called() -> None:
-    from cardrules import native_runtime as rt
+    from cardrules.native import runtime as rt
 
     for helper, args in [(rt.mul, (2 ** 32, 2 ** 32)), (rt.mul, (-(2 ** 32), 2 ** 31)), (rt.power, (3, 40)),
                          (rt.power, (-2, 63)), (rt.add, (INT_MAX, 1)), (rt.sub, (-INT_MAX, 1)),
@@ -592,7 +592,7 @@ def test_a_function_numba_cannot_build_stops_compiled_code_and_python_plays_the_
     # simulate plays such a ruleset's games in Python, to the same ends
     from dataclasses import replace
 
-    from cardrules.simulate import _play_native, _play_python, prepare
+    from cardrules.workbench.simulate import _play_native, _play_python, prepare
 
     plan = prepare(str(tmp_path / "mulwrap.yaml"), 2, None, (), (), 1, (), "native", lambda line: None, "random")
     python = replace(plan, engine="python")

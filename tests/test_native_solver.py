@@ -12,12 +12,10 @@ import pytest
 
 pytest.importorskip("numba", reason="the native solver needs the 'native' extra")
 
-from cardrules import (
-    load_ruleset,
-    native_solver,
-)
-from cardrules.native_solver import REPEAT_UNSEARCHED
-from cardrules.solver import (
+from cardrules import load_ruleset
+from cardrules.native import solver as native_solver
+from cardrules.native.solver import REPEAT_UNSEARCHED
+from cardrules.workbench.solver import (
     SOLVABLE,
     UNKNOWN,
     UNSOLVABLE,
@@ -61,7 +59,7 @@ def test_restarts_of_a_position_each_and_a_tight_bound_on_positions_still_prove(
     """Restarts of one position each leave keys of positions searched but not proven; with room for
     no more positions than the deal has, the search must drop those (keeping every position it
     proved lost) to carry on, and still give the true answer."""
-    from cardrules import solver
+    from cardrules.workbench import solver
 
     luby = solver._restart_limits
     monkeypatch.setattr(solver, "_restart_limits", lambda: luby(1))
@@ -168,7 +166,7 @@ def test_the_api_refuses_a_ruleset_the_native_solver_cannot_search() -> None:
 
 
 def test_a_sample_in_worker_processes_searches_natively_with_the_same_answers() -> None:
-    from cardrules.solver import solve_sample
+    from cardrules.workbench.solver import solve_sample
 
     one = solve_sample(TINY, {}, 8, timeout=None, engine="native")
     two = solve_sample(TINY, {}, 8, timeout=None, jobs=2, engine="native")
@@ -243,9 +241,9 @@ def test_keying_interchangeable_piles_as_one_changes_no_answer_and_searches_fewe
 @pytest.mark.parametrize("draw", [1, 3])
 def test_pruning_turn_runs_natively_changes_no_answer_of_the_search_without_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, draw: int) -> None:
-    """The check that prunes (turn_runs.py), against the native search without it and the Python
+    """The check that prunes (model/turn_runs.py), against the native search without it and the Python
     search with it: every deal searched to the end, with and without safe moves."""
-    from cardrules import turn_runs as turn_runs_module
+    from cardrules.model import turn_runs as turn_runs_module
 
     rules = load_ruleset(mini_klondike(tmp_path), {"draw": draw})
     search = native_solver.NativeSearch(new_search_game(rules, 1), [], 10 ** 6, True)
@@ -261,9 +259,9 @@ def test_pruning_turn_runs_natively_changes_no_answer_of_the_search_without_it(
 
 
 def test_each_engine_has_its_own_default_bound_on_positions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A native position costs less memory, so its default bound is higher (limits.py); an
+    """A native position costs less memory, so its default bound is higher (base/limits.py); an
     explicit bound counts for both."""
-    from cardrules import solver
+    from cardrules.workbench import solver
 
     monkeypatch.setattr(solver, "DEFAULT_MAX_POSITIONS", 40)
     monkeypatch.setattr(solver, "DEFAULT_MAX_POSITIONS_NATIVE", 60)

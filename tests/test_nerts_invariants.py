@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot
-from cardrules.engine import Game, Move
-from cardrules.scheduler import Scheduler
+from cardrules.agents.bots import make_bot
+from cardrules.python.engine import Game, Move
+from cardrules.agents.scheduler import Scheduler
 
 GAMES = 500
 PLAYERS = [2, 3, 4]

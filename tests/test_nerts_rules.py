@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
-from cardrules import IllegalMoveError, load_ruleset, store
-from cardrules.bots import make_bot
-from cardrules.engine import Game, Move
-from cardrules.play import save_persistent
-from cardrules.scheduler import Scheduler, simulate
+from cardrules import IllegalMoveError, load_ruleset
+from cardrules.storage import store
+from cardrules.agents.bots import make_bot
+from cardrules.python.engine import Game, Move
+from cardrules.app.play import save_persistent
+from cardrules.agents.scheduler import Scheduler, simulate
 from helpers import play, texts
 
 BASE = "nerts"

@@ -1,4 +1,4 @@
-"""Observations for agents (observation.py): the tensor holds what the seat's view holds and
+"""Observations for agents (model/observation.py): the tensor holds what the seat's view holds and
 nothing else, and the information state string tells two games apart exactly by what the seat saw."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from cardrules import load_ruleset
-from cardrules.errors import ArgumentError
+from cardrules.base.errors import ArgumentError
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,8 +16,8 @@ from collections import Counter
 import pyspiel
 import pytest
 from cardrules import load_ruleset
-from cardrules.engine import Game
-from cardrules.ruleset import Ruleset
+from cardrules.python.engine import Game
+from cardrules.model.ruleset import Ruleset
 from conftest import BENCHMARKS
 from helpers import openspiel_suit_rank, play_both_backends
 

@@ -17,10 +17,10 @@ from collections import Counter
 import pyspiel
 import pytest
 from cardrules import load_ruleset
-from cardrules.bots import RandomBot
-from cardrules.engine import Game, Move
+from cardrules.agents.bots import RandomBot
+from cardrules.python.engine import Game, Move
 from cardrules.native import native_backend
-from cardrules.ruleset import Ruleset
+from cardrules.model.ruleset import Ruleset
 from conftest import BENCHMARKS
 from helpers import play_both_backends
 

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, render
-from cardrules.bots import make_bot
-from cardrules.errors import RulesetError
-from cardrules.simulate import simulate_games
+from cardrules import load_ruleset
+from cardrules.python import render
+from cardrules.agents.bots import make_bot
+from cardrules.base.errors import RulesetError
+from cardrules.workbench.simulate import simulate_games
 from helpers import FIXTURES, MINI, pile, play, play_both_backends, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,18 +10,18 @@ from typing import Any
 import lark
 import pytest
 from cardrules import RulesetError
-from cardrules import memo as memo_module
-from cardrules import parser as parser_module
-from cardrules.memo import Memo
-from cardrules.parser import (
+from cardrules.base import memo as memo_module
+from cardrules.front import parser as parser_module
+from cardrules.base.memo import Memo
+from cardrules.front.parser import (
     STARTS,
     ParseError,
     build_parser,
     grammar_digest,
     parse_expression,
 )
-from cardrules.resources import grammar_dir
-from cardrules.source import load_document
+from cardrules.base.resources import grammar_dir
+from cardrules.front.source import load_document
 from conftest import ROOT
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -61,7 +61,7 @@ def test_the_shipped_tables_are_written_from_the_grammar_as_it_is() -> None:
     grammar = (grammar_dir() / parser_module.GRAMMAR_FILE).read_text(encoding="utf-8")
     written = (grammar_dir() / parser_module.TABLES_FILE).read_text(encoding="utf-8")
     assert f'"grammar_sha256":"{grammar_digest(grammar)}"' in written, \
-        "the grammar changed: run `python -m cardrules.parser` to write grammar/expressions.tables.json anew"
+        "the grammar changed: run `python -m cardrules.front.parser` to write grammar/expressions.tables.json anew"
     if lark.__version__ in written:
         assert tables is not None and set(tables["parsers"]) == set(STARTS)
 

@@ -24,11 +24,12 @@ from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner
 
-from cardrules import load_ruleset, render
-from cardrules.cli import app, complete_ruleset
-from cardrules.errors import IllegalMoveError
-from cardrules.explain import Marked
-from cardrules.play import HELP, REALTIME_HELP, Session, help_text, why_not
+from cardrules import load_ruleset
+from cardrules.python import render
+from cardrules.app.cli import app, complete_ruleset
+from cardrules.base.errors import IllegalMoveError
+from cardrules.python.explain import Marked
+from cardrules.app.play import HELP, REALTIME_HELP, Session, help_text, why_not
 from conftest import ROOT, RULESETS
 
 runner = CliRunner()
@@ -224,7 +225,7 @@ def test_an_illegal_move_at_an_80_column_terminal_keeps_its_carets_under_the_par
 
 
 def make_greedy(seed: int) -> Any:
-    from cardrules.bots import make_bot
+    from cardrules.agents.bots import make_bot
     return make_bot("greedy", seed)
 
 

@@ -16,12 +16,12 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import Game, Move, load_ruleset
-from cardrules.bots import make_bot, seat_seed
-from cardrules.cli import app
-from cardrules.play import (CLEAR, RealtimeSession, ScriptError, SeatError, SeatSpec, TerminalInput, TimedLines,
-                            check_seats, parse_seat)
-from cardrules.render import status_line
-from cardrules.scheduler import Scheduler
+from cardrules.agents.bots import make_bot, seat_seed
+from cardrules.app.cli import app
+from cardrules.agents.seats import SeatError, SeatSpec, check_seats, parse_seat
+from cardrules.app.play import CLEAR, RealtimeSession, ScriptError, TerminalInput, TimedLines
+from cardrules.python.render import status_line
+from cardrules.agents.scheduler import Scheduler
 from conftest import ROOT
 
 runner = CliRunner()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
-from cardrules.solver import SolveError, solve
+from cardrules.workbench.solver import SolveError, solve
 from helpers import mini_with, pile, play, play_both_backends
 
 HIGH_CARD = Path(__file__).parent / "fixtures" / "rounds" / "high-card.yaml"

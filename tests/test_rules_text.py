@@ -1,4 +1,4 @@
-"""`cardrules rules RULESET`: the rules in words (interpreter/describe.py).
+"""`cardrules rules RULESET`: the rules in words (interpreter/workbench/describe.py).
 
 Every bundled ruleset and example prints in full; a few renderings are checked word for word;
 each kind of expression node, and each builtin, has a small case of its own.
@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import parser
-from cardrules.cli import app
-from cardrules.compiler import _BUILTIN_NAMES
-from cardrules.describe import (
+from cardrules.front import parser
+from cardrules.app.cli import app
+from cardrules.front.compiler import _BUILTIN_NAMES
+from cardrules.workbench.describe import (
     INLINE_NODES,
     Book,
     Speaker,
@@ -25,10 +25,10 @@ from cardrules.describe import (
     render_text,
     simplify,
 )
-from cardrules.errors import RulesetError
-from cardrules.parser import Node, parse_expression
-from cardrules.source import FileAccess, load_document
-from cardrules.variants import resolve_extends
+from cardrules.base.errors import RulesetError
+from cardrules.front.parser import Node, parse_expression
+from cardrules.front.source import FileAccess, load_document
+from cardrules.front.variants import resolve_extends
 from conftest import ROOT, RULESETS
 from typer.testing import CliRunner
 
@@ -433,7 +433,7 @@ def test_every_node_kind_of_the_parser_has_words() -> None:
     ("passes or false", "passes"), ("true or passes", "true"),
 ])
 def test_folding_computes_constants_only_within_bounds(speaker: Speaker, text: str, folded: str) -> None:
-    from cardrules.compiler import show
+    from cardrules.front.compiler import show
 
     assert show(simplify(parse_expression(text), speaker.book)) == folded
 
@@ -504,13 +504,13 @@ def test_cli_reports_a_broken_ruleset_at_its_line(tmp_path: Path) -> None:
 def test_the_rules_command_loads_neither_the_terminal_library_nor_the_store() -> None:
     from test_startup import loaded_after
 
-    run_ = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules', 'rules', 'klondike']\ncli.main()\n")
+    run_ = loaded_after("import cardrules.app.cli as cli\nsys.argv = ['cardrules', 'rules', 'klondike']\ncli.main()\n")
     assert run_["code"] == 0, run_["stderr"]
     assert str(run_["stdout"]).startswith("Klondike")
     modules = run_["modules"]
     assert isinstance(modules, set)
-    assert "cardrules.describe" in modules
-    assert not {"rich", "cardrules.store", "cardrules.play"} & modules
+    assert "cardrules.workbench.describe" in modules
+    assert not {"rich", "cardrules.storage.store", "cardrules.app.play"} & modules
 
 
 def test_the_excerpt_in_the_language_reference_is_real_output() -> None:
@@ -528,7 +528,7 @@ FIXTURES = sorted((ROOT / "tests" / "fixtures").rglob("*.yaml"))
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "tests" / "fixtures")))
 def test_every_fixture_that_loads_prints_without_an_internal_error(path: Path) -> None:
-    from cardrules.errors import CardrulesError
+    from cardrules.base.errors import CardrulesError
 
     try:
         document = describe(path)

@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, movegen
-from cardrules.errors import RulesetRuntimeError
-from cardrules.limits import MAX_STEPS
+from cardrules import load_ruleset
+from cardrules.python import movegen
+from cardrules.base.errors import RulesetRuntimeError
+from cardrules.base.limits import MAX_STEPS
 from conftest import RULESETS
 
 SPIDER = Path(__file__).resolve().parent / "fixtures" / "runs" / "spider-like.yaml"

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cardrules import RulesetRuntimeError, format_error, load_ruleset
-from cardrules.cli import app
-from cardrules.ruleset import DEFAULT_MAX_MOVES
+from cardrules.app.cli import app
+from cardrules.model.ruleset import DEFAULT_MAX_MOVES
 
 SHUTTLE = """\
 ruleset: shuttle

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, saves, store
-from cardrules.cli import app
-from cardrules.errors import SaveError
-from cardrules.play import Session
-from cardrules.store import data_key
+from cardrules import load_ruleset
+from cardrules.storage import saves
+from cardrules.storage import store
+from cardrules.app.cli import app
+from cardrules.base.errors import SaveError
+from cardrules.app.play import Session
+from cardrules.storage.store import data_key
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -308,12 +310,12 @@ def test_a_multiseat_game_counts_the_human_seats_win() -> None:
     assert "ten-bucks" not in saves.read_stats()  # no human: nothing to count
     ruleset = load_ruleset("ten-bucks")
     game = ruleset.new_game(seed=2, players=2)
-    from cardrules.bots import make_bot
+    from cardrules.agents.bots import make_bot
 
     bot = make_bot("random", 1)
     while not game.is_over:
         game.apply(bot.choose(game))
-    from cardrules.play import count_result
+    from cardrules.app.play import count_result
 
     record = count_result(game, 0)
     assert record["won"] == (1 if 0 in (game.winners() or []) else 0)

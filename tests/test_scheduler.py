@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cardrules import IllegalMoveError, RulesetError, load_ruleset
-from cardrules.bots import make_bot
-from cardrules.scheduler import Scheduler, simulate
+from cardrules.agents.bots import make_bot
+from cardrules.agents.scheduler import Scheduler, simulate
 from conftest import ROOT
 from helpers import pile, variant_of
 

@@ -9,8 +9,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cardrules.cli import app
-from cardrules.source import load_document
+from cardrules.app.cli import app
+from cardrules.front.source import load_document
 from conftest import ROOT
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
@@ -100,7 +100,7 @@ def test_a_variant_is_still_checked(variant, message) -> None:
 
 def test_the_loader_still_needs_every_section_after_the_merge(tmp_path: Path) -> None:
     from cardrules import load_ruleset
-    from cardrules.errors import RulesetError
+    from cardrules.base.errors import RulesetError
 
     (tmp_path / "base.yaml").write_text("ruleset: base\nplayers: 1\n", encoding="utf-8")
     (tmp_path / "variant.yaml").write_text("ruleset: variant\nextends: base.yaml\n", encoding="utf-8")

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from cardrules import load_ruleset
-from cardrules.bots import GreedyBot
-from cardrules.errors import RulesetError
-from cardrules.simulate import _leaders, simulate_games
-from cardrules.solver import OPTIMAL, new_search_game, solve_game
+from cardrules.agents.bots import GreedyBot
+from cardrules.base.errors import RulesetError
+from cardrules.workbench.simulate import _leaders, simulate_games
+from cardrules.workbench.solver import OPTIMAL, new_search_game, solve_game
 
 from helpers import FIXTURES, play, play_both_backends
 

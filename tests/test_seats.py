@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardrules import RulesetError, load_ruleset
-from cardrules.cli import app
+from cardrules.app.cli import app
 from conftest import ROOT
 
 SWAP = ROOT / "tests" / "fixtures" / "swap.yaml"

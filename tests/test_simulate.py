@@ -13,9 +13,9 @@ import pytest
 from rich.console import Console
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot, seat_seed
-from cardrules.scheduler import simulate
-from cardrules.simulate import batches, prepare, run_games, simulate_command, simulate_games, summarize, wilson
+from cardrules.agents.bots import make_bot, seat_seed
+from cardrules.agents.scheduler import simulate
+from cardrules.workbench.simulate import batches, prepare, run_games, simulate_command, simulate_games, summarize, wilson
 from conftest import ROOT
 
 
@@ -321,7 +321,7 @@ def test_wilson_intervals() -> None:
 
 
 def test_a_long_bot_text_is_folded_whole_into_a_narrow_summary_table() -> None:
-    from cardrules.simulate import render_summary
+    from cardrules.workbench.simulate import render_summary
     seat = "montecarlo:budget=3,depth=4"
     plan = prepare("ten-bucks", 2, players=2, seats=[f"1={seat}"])
     summary = summarize(plan, run_games(plan))
@@ -350,7 +350,7 @@ def test_the_command_seats_greedy_bots_where_none_are_given(tmp_path: Path) -> N
 # -- progress where standard error is no terminal, and the charts' details ----------------------
 
 def test_progress_is_a_plain_line_where_standard_error_is_no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import cardrules.simulate as simulate_module
+    import cardrules.workbench.simulate as simulate_module
 
     monkeypatch.setattr(simulate_module, "PLAIN_PROGRESS_SECONDS", 0.0)  # a line at every game
     out, err = io.StringIO(), io.StringIO()
@@ -364,7 +364,7 @@ def test_progress_is_a_plain_line_where_standard_error_is_no_terminal(monkeypatc
 
 
 def test_plain_progress_prints_once_every_period() -> None:
-    from cardrules.simulate import PlainProgress
+    from cardrules.workbench.simulate import PlainProgress
 
     now = [0.0]
     err = io.StringIO()
@@ -377,7 +377,7 @@ def test_plain_progress_prints_once_every_period() -> None:
 
 
 def test_chart_titles_fold_to_fit_and_show_dollars_as_they_are() -> None:
-    from cardrules.simulate import fit_title
+    from cardrules.workbench.simulate import fit_title
 
     title = fit_title("Klondike (Vegas scoring, pay $52, win $5 a card): 2000 games: final scores by seat", 3)
     assert all(len(line) <= 30 for line in title.splitlines()) and len(title.splitlines()) > 1
@@ -387,7 +387,7 @@ def test_chart_titles_fold_to_fit_and_show_dollars_as_they_are() -> None:
 def test_the_move_limit_is_marked_on_game_lengths() -> None:
     from matplotlib.figure import Figure
 
-    from cardrules.simulate import mark_move_limit
+    from cardrules.workbench.simulate import mark_move_limit
 
     near, far = Figure().add_subplot(), Figure().add_subplot()
     mark_move_limit(near, 200, 200, 3)

@@ -15,9 +15,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
-from cardrules.cli import app
-from cardrules.engine import Game
-from cardrules.solver import (BEST_FOUND, OPTIMAL, SOLVABLE, UNKNOWN, UNSOLVABLE, SolveError, analyse, new_search_game,
+from cardrules.app.cli import app
+from cardrules.python.engine import Game
+from cardrules.workbench.solver import (BEST_FOUND, OPTIMAL, SOLVABLE, UNKNOWN, UNSOLVABLE, SolveError, analyse, new_search_game,
                               replay, solve, solve_command, solve_game, solve_sample, wilson)
 from conftest import ROOT
 from intervals import wilson as reference_wilson
@@ -159,7 +159,7 @@ def test_answers_match_an_exhaustive_count_and_solutions_win() -> None:
 def winnable_keys(rules: Any, seed: int) -> tuple[set[Any], set[Any]]:
     """Every position reachable from the deal, by the solver's position key: those from which a win
     can be reached, and all of them (a breadth-first walk, then backward induction)."""
-    from cardrules.solver import _Search
+    from cardrules.workbench.solver import _Search
     analysis = analyse(rules)
 
     def key(game: Any) -> Any:
@@ -200,10 +200,10 @@ def test_positions_proven_lost_never_include_a_winnable_one_even_when_a_search_i
         monkeypatch: pytest.MonkeyPatch, turn_runs: bool) -> None:
     """Tarjan's components: a search cut short after any number of positions keeps only positions
     from which no win is reachable, and a later search with that knowledge gives the true answer.
-    (A position reached by a turn of the stock is searched with fewer moves, turn_runs.py: proven
+    (A position reached by a turn of the stock is searched with fewer moves, model/turn_runs.py: proven
     lost there, it may be won with a move played before the turn, so only its place is checked.)"""
-    from cardrules import solver
-    from cardrules.solver import _Search, new_search_game
+    from cardrules.workbench import solver
+    from cardrules.workbench.solver import _Search, new_search_game
     if not turn_runs:
         monkeypatch.setattr(solver, "turn_runs", lambda rules: None)
     proven = proven_after_turn = 0
@@ -229,7 +229,7 @@ def test_positions_proven_lost_never_include_a_winnable_one_even_when_a_search_i
 
 
 def test_restarts_of_a_few_positions_each_still_give_the_true_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardrules import solver
+    from cardrules.workbench import solver
     luby = solver._restart_limits
     monkeypatch.setattr(solver, "_restart_limits", lambda: luby(1))
     rules = load_ruleset(TINY)
@@ -517,7 +517,7 @@ def test_running_out_of_time_gives_unknown() -> None:
 
 
 def test_search_and_shortening_are_timed_apart_each_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardrules import solver
+    from cardrules.workbench import solver
     rules = load_ruleset("klondike")
     budgets: list[float] = []
     shorten = solver._Search.shorten

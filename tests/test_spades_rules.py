@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cardrules import load_ruleset
-from cardrules.bots import make_bot
+from cardrules.agents.bots import make_bot
 from helpers import pile, play, texts
 
 RANKS = "A23456789TJQK"

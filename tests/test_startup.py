@@ -16,8 +16,8 @@ import pytest
 
 # What a command that does not load a ruleset must leave alone: the compiler and engine,
 # the parsers of YAML, expressions and schemas, the terminal library and the saved-values store.
-HEAVY = ("cardrules.engine", "cardrules.ruleset", "cardrules.compiler", "cardrules.movegen", "cardrules.parser",
-         "cardrules.source", "cardrules.schema", "cardrules.store", "lark", "yaml", "jsonschema", "rich",
+HEAVY = ("cardrules.python.engine", "cardrules.model.ruleset", "cardrules.front.compiler", "cardrules.python.movegen", "cardrules.front.parser",
+         "cardrules.front.source", "cardrules.front.schema", "cardrules.storage.store", "lark", "yaml", "jsonschema", "rich",
          "platformdirs", "filelock")
 
 
@@ -41,7 +41,7 @@ def heavy_in(modules: object) -> list[str]:
 
 
 def test_importing_the_command_line_loads_nothing_heavy() -> None:
-    run = loaded_after("import cardrules.cli\n")
+    run = loaded_after("import cardrules.app.cli\n")
     assert run["code"] == 0, run["stderr"]
     assert heavy_in(run["modules"]) == []
 
@@ -55,14 +55,14 @@ def test_importing_the_package_loads_nothing_heavy_until_a_name_is_used() -> Non
     lines = str(run["stdout"]).splitlines()
     assert json.loads(lines[0]) == ["cardrules"]
     assert lines[1] == "Ruleset klondike"
-    assert {"cardrules.ruleset", "lark", "yaml"} <= run["modules"]  # type: ignore[operator]
+    assert {"cardrules.model.ruleset", "lark", "yaml"} <= run["modules"]  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("argv", [("--help",), ("--version",), ("validate", "--help"), ("play", "--help"),
                                   ("solve", "--help"), ("simulate", "--help"), ("compare", "--help"),
                                   ("rules", "--help")])
 def test_help_and_version_load_nothing_heavy(argv: tuple[str, ...]) -> None:
-    run = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules'] + sys.argv[1:]\ncli.main()\n", *argv)
+    run = loaded_after("import cardrules.app.cli as cli\nsys.argv = ['cardrules'] + sys.argv[1:]\ncli.main()\n", *argv)
     assert run["code"] == 0, run["stderr"]
     assert "Usage: cardrules" in str(run["stdout"]) or argv == ("--version",)
     assert heavy_in(run["modules"]) == []
@@ -71,41 +71,41 @@ def test_help_and_version_load_nothing_heavy(argv: tuple[str, ...]) -> None:
 def test_version_prints_the_package_version() -> None:
     import cardrules
 
-    done = subprocess.run([sys.executable, "-m", "cardrules.cli", "--version"], check=False, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "cardrules.app.cli", "--version"], check=False, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and done.stdout == f"cardrules {cardrules.__version__}\n"
 
 
 def test_schema_command_does_not_load_jsonschema_or_the_compiler() -> None:
-    run = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules', 'schema']\ncli.main()\n")
+    run = loaded_after("import cardrules.app.cli as cli\nsys.argv = ['cardrules', 'schema']\ncli.main()\n")
     assert run["code"] == 0, run["stderr"]
     assert json.loads(str(run["stdout"]))["title"] == "cardrules ruleset"
-    assert heavy_in(run["modules"]) == ["cardrules.schema"]
+    assert heavy_in(run["modules"]) == ["cardrules.front.schema"]
 
 
 def test_validate_loads_neither_the_terminal_library_nor_the_store(tmp_path: Path) -> None:
     # jsonschema only while the files are not known valid: the first time, not the second.
     env = {**os.environ, "CARDRULES_CACHE": str(tmp_path)}
     for known in (False, True):
-        run = loaded_after("import cardrules.cli as cli\nsys.argv = ['cardrules', 'validate', 'klondike']\ncli.main()\n",
+        run = loaded_after("import cardrules.app.cli as cli\nsys.argv = ['cardrules', 'validate', 'klondike']\ncli.main()\n",
                            env=env)
         assert run["code"] == 0, run["stderr"]
         assert str(run["stdout"]).startswith("ok  klondike")
         modules = run["modules"]
         assert isinstance(modules, set)
-        assert ("jsonschema" in modules) is not known and "cardrules.ruleset" in modules
-        assert not {"rich", "cardrules.store", "platformdirs", "filelock", "cardrules.play"} & modules
+        assert ("jsonschema" in modules) is not known and "cardrules.model.ruleset" in modules
+        assert not {"rich", "cardrules.storage.store", "platformdirs", "filelock", "cardrules.app.play"} & modules
 
 
 def test_the_lazy_package_names_are_the_modules_own() -> None:
     import cardrules
-    import cardrules.engine
-    import cardrules.errors
-    import cardrules.ruleset
+    import cardrules.python.engine
+    import cardrules.base.errors
+    import cardrules.model.ruleset
 
-    assert cardrules.Game is cardrules.engine.Game and cardrules.Move is cardrules.engine.Move
-    assert cardrules.load_ruleset is cardrules.ruleset.load_ruleset
-    assert cardrules.CardrulesError is cardrules.errors.CardrulesError
+    assert cardrules.Game is cardrules.python.engine.Game and cardrules.Move is cardrules.python.engine.Move
+    assert cardrules.load_ruleset is cardrules.model.ruleset.load_ruleset
+    assert cardrules.CardrulesError is cardrules.base.errors.CardrulesError
     assert set(cardrules.__all__) <= set(dir(cardrules))
     for name in cardrules.__all__:
         assert getattr(cardrules, name) is not None

@@ -18,12 +18,13 @@ import pytest
 from filelock import FileLock
 from typer.testing import CliRunner
 
-from cardrules import load_ruleset, store
-from cardrules.bots import make_bot
-from cardrules.cli import app
-from cardrules.engine import Game
-from cardrules.errors import SaveError
-from cardrules.play import save_persistent
+from cardrules import load_ruleset
+from cardrules.storage import store
+from cardrules.agents.bots import make_bot
+from cardrules.app.cli import app
+from cardrules.python.engine import Game
+from cardrules.base.errors import SaveError
+from cardrules.app.play import save_persistent
 
 VEGAS = "klondike-vegas-cumulative"
 MATCH = "nerts-match"
@@ -54,7 +55,7 @@ def played(seed: int, persisted: dict[str, Any] | None) -> Game:
 def test_parallel_cli_games_on_one_store_all_count(tmp_path: Path) -> None:
     home = tmp_path / "home"
     env = {**os.environ, "CARDRULES_HOME": str(home)}
-    procs = [subprocess.Popen([sys.executable, "-m", "cardrules.cli", "play", VEGAS, "--seat", "1=random",
+    procs = [subprocess.Popen([sys.executable, "-m", "cardrules.app.cli", "play", VEGAS, "--seat", "1=random",
                                "--seed", str(k), "--json"], env=env, stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for k in range(1, 13)]

@@ -15,9 +15,10 @@ import random
 from pathlib import Path
 
 import pytest
-from cardrules import load_ruleset, render
-from cardrules.errors import CardrulesError, RulesetError, RulesetRuntimeError
-from cardrules.simulate import simulate_games
+from cardrules import load_ruleset
+from cardrules.python import render
+from cardrules.base.errors import CardrulesError, RulesetError, RulesetRuntimeError
+from cardrules.workbench.simulate import simulate_games
 from helpers import FIXTURES, play, play_both_backends
 
 PARTNERS = FIXTURES / "teams" / "partners.yaml"

@@ -25,9 +25,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cardrules import load_ruleset
-from cardrules import cli
-from cardrules.errors import MAX_TITLE, printable, shown_title, terminal_console
-from cardrules.play import Session
+from cardrules.app import cli
+from cardrules.base.errors import MAX_TITLE, printable, shown_title, terminal_console
+from cardrules.app.play import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKUP = str(ROOT / "tests" / "fixtures" / "markup.yaml")
@@ -97,7 +97,7 @@ def test_a_bad_seat_or_option_value_is_echoed_escaped(args: tuple[str, str]) -> 
 # -- unexpected errors: one line, status 2; --debug: the traceback -----------------------------
 
 def main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    """Run `cardrules.cli.main` with `argv`: its exit status and standard error."""
+    """Run `cardrules.app.cli.main` with `argv`: its exit status and standard error."""
     monkeypatch.setattr(sys, "argv", ["cardrules", *argv])
     monkeypatch.setattr(cli, "_debug", False)
     with pytest.raises(SystemExit) as exited:
@@ -127,12 +127,12 @@ def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch, capsys: pyte
 
 def test_simulate_and_solve_follow_the_same_rule(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    import cardrules.simulate
-    import cardrules.solver
-    monkeypatch.setattr(cardrules.simulate, "simulate_games", boom)
+    import cardrules.workbench.simulate
+    import cardrules.workbench.solver
+    monkeypatch.setattr(cardrules.workbench.simulate, "simulate_games", boom)
     code, err = main(monkeypatch, capsys, "simulate", "klondike", "-n", "2")
     assert code == 2 and err.startswith("cardrules: internal error (KeyError: 'x')") and err.count("\n") == 1
-    monkeypatch.setattr(cardrules.solver, "solve", boom)
+    monkeypatch.setattr(cardrules.workbench.solver, "solve", boom)
     code, err = main(monkeypatch, capsys, "solve", "klondike", "--seed", "1", "--thoughtful")
     assert code == 2 and err.startswith("cardrules: internal error (KeyError: 'x')") and err.count("\n") == 1
 
@@ -154,7 +154,7 @@ def test_ctrl_c_exits_130_without_a_traceback(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_the_module_run_as_a_command_reports_an_internal_error_in_one_line() -> None:
-    program = ("import sys, cardrules.cli as cli\n"
+    program = ("import sys, cardrules.app.cli as cli\n"
                "def boom(*args, **kwargs): raise RuntimeError('\\x1b[2Jbad')\n"
                "cli.load_ruleset = boom\n"
                "sys.argv = ['cardrules'] + sys.argv[1:]\n"
@@ -166,7 +166,7 @@ def test_the_module_run_as_a_command_reports_an_internal_error_in_one_line() -> 
     debug = subprocess.run([sys.executable, "-c", program, "--debug", "play", "klondike"], capture_output=True,
                            text=True)
     assert debug.returncode == 2 and "Traceback (most recent call last)" in debug.stderr
-    listed = subprocess.run([sys.executable, "-m", "cardrules.cli", "list"], capture_output=True, text=True)
+    listed = subprocess.run([sys.executable, "-m", "cardrules.app.cli", "list"], capture_output=True, text=True)
     assert listed.returncode == 0 and "klondike" in listed.stdout
 
 
@@ -175,7 +175,7 @@ def test_cascades_tiers_wrap_between_cards_never_inside_one() -> None:
     # cards (set two spaces apart), each continuation indented past the tier's name.
     import random
 
-    from cardrules.render import render_table
+    from cardrules.python.render import render_table
 
     rules = load_ruleset("cascades-v2", {"extended": True})
     faces = set(rules.deck.faces)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from cardrules import load_ruleset, native
-from cardrules.errors import RulesetError, RulesetRuntimeError
-from cardrules.limits import MAX_TRIGGER_PASSES
+from cardrules.base.errors import RulesetError, RulesetRuntimeError
+from cardrules.base.limits import MAX_TRIGGER_PASSES
 from helpers import pile
 from test_klondike_rules import column, make_deal
 

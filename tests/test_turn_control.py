@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from cardrules import load_ruleset, native
-from cardrules.errors import RulesetError, RulesetRuntimeError
+from cardrules.base.errors import RulesetError, RulesetRuntimeError
 
 ORDER = Path(__file__).parent / "fixtures" / "turns" / "order.yaml"
 DECK = [r + s for s in "CDHS" for r in "A23456789TJQK"]
@@ -161,7 +161,7 @@ def test_turn_to_a_seat_the_game_has_not_is_a_run_time_error_at_the_expression(t
 
 
 def test_the_views_and_the_status_line_say_which_way_the_turns_go() -> None:
-    from cardrules.render import status_line
+    from cardrules.python.render import status_line
 
     game = game_of(["2C", "AH"], ["4H"], ["6H"], ["5H"])
     assert (game.view(1)["direction"], game.view(1)["next_seat"]) == (1, None)

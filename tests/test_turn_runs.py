@@ -1,4 +1,4 @@
-"""Turn runs (turn_runs.py): which moves commute with the turns of a stock, as read from the rules,
+"""Turn runs (model/turn_runs.py): which moves commute with the turns of a stock, as read from the rules,
 and the Python search's pruning after a turn, tested against the search without it (every deal
 searched to the end both ways) and against a plain walk of every reachable position."""
 
@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, solver
-from cardrules import turn_runs as turn_runs_module
-from cardrules.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, _Search, analyse, solve
-from cardrules.turn_runs import turn_runs
+from cardrules import load_ruleset
+from cardrules.workbench import solver
+from cardrules.model import turn_runs as turn_runs_module
+from cardrules.workbench.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, _Search, analyse, solve
+from cardrules.model.turn_runs import turn_runs
 from test_solver import TINY_STOCK, mini_klondike, oracle
 
 

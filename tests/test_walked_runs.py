@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import load_ruleset, movegen
+from cardrules import load_ruleset
+from cardrules.python import movegen
 
 SPIDER = str(Path(__file__).resolve().parent / "fixtures" / "runs" / "spider-like.yaml")
 WALK = "for b_card in reversed(pile):"  # in the generated code: the walked loop over lengths

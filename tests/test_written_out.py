@@ -1,5 +1,5 @@
 """A move's effects and triggers, and the end conditions, written out as one generated function each
-(applygen.py), do exactly what the closures they are written from do (`engine.WRITTEN_OUT` off).
+(python/applygen.py), do exactly what the closures they are written from do (`engine.WRITTEN_OUT` off).
 Written out, a move of a ruleset played seat by seat takes `Game.apply`'s short way
 (`Game._apply_written`), so these tests hold that way against the long one too.
 
@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardrules import CardrulesError, engine, load_ruleset
-from cardrules.resources import rulesets_dir
+from cardrules import CardrulesError, load_ruleset
+from cardrules.python import engine
+from cardrules.base.resources import rulesets_dir
 
 BUNDLED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 # A trigger that repeats (`repeat`) and runs at the start too (`at_start`).

@@ -1,0 +1,123 @@
+"""The seats of a game as `--seat` gives them (`play`, `simulate`, `compare`): a kind (human or a
+bot kind) with its parameters, read from `KIND[:NAME=VALUE,...]` and checked against the ruleset."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..base.errors import did_you_mean
+from ..model.ruleset import Ruleset
+from .bots import BOT_KINDS, BotParameterError, bot_params
+from .scheduler import DEFAULT_SPEED
+
+
+def is_number(word: str) -> bool:
+    """Is `word` a number typed as a move's or a seat's number (ASCII digits, not too long to read)?"""
+    return word.isascii() and word.isdigit() and len(word) <= 18
+
+
+class SeatError(ValueError):
+    """A `--seat` value that names no seat, kind or parameter, or gives a parameter a bad value."""
+
+
+def _positive_number(text: str) -> float:
+    value = float(text)
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(text)
+    return value
+
+
+@dataclass(frozen=True)
+class SeatParam:
+    """A parameter of a bot seat: how to read its value, what it means, where it applies."""
+
+    parse: Callable[[str], Any]
+    help: str
+    simultaneous_only: bool = False   # means something only where every seat plays at once
+
+
+SEAT_PARAMS: dict[str, SeatParam] = {
+    "speed": SeatParam(_positive_number, "actions per second, a number above 0; default 1", True),
+}
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat's kind (human or a bot kind) and, for a bot, its parameters."""
+
+    kind: str = "human"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind != "human"
+
+    @property
+    def speed(self) -> float:
+        return float(self.params.get("speed", DEFAULT_SPEED))
+
+    @property
+    def bot_params(self) -> dict[str, Any]:
+        """The parameters the bot itself takes (`iterations`, ...), not the seat's (`speed`)."""
+        return {name: value for name, value in self.params.items() if name not in SEAT_PARAMS}
+
+
+def parse_seat(key: str, text: str, players: int) -> tuple[int, SeatSpec]:
+    """`--seat KEY=TEXT`: the seat (0-based) and its kind with parameters, `KIND[:NAME=VALUE,...]`."""
+    key = key.strip()
+    if not is_number(key) or not 1 <= int(key) <= players:
+        raise SeatError(f"seat {key!r}: seats are 1-{players}")
+    seat = int(key) - 1
+    where = f"seat {seat + 1}"
+    kind, colon, rest = text.strip().partition(":")
+    kind = kind.strip()
+    if kind != "human" and kind not in BOT_KINDS:
+        raise SeatError(f"{where}: seat kind {kind!r}: {did_you_mean(kind, ['human', *BOT_KINDS])}"
+                        f"choose human, {', '.join(BOT_KINDS)}")
+    params: dict[str, Any] = {}
+    if colon and kind == "human":
+        raise SeatError(f"{where}: a human seat takes no parameters (got {rest.strip()!r})")
+    if colon:
+        for item in rest.split(","):
+            name, equals, value = (part.strip() for part in item.partition("="))
+            if not equals or not name:
+                raise SeatError(f"{where}: expected NAME=VALUE after '{kind}:', got {item.strip()!r}")
+            if name in params:
+                raise SeatError(f"{where}: parameter {name!r} is given twice")
+            param = SEAT_PARAMS.get(name)
+            if param is None:
+                own = BOT_KINDS[kind].params
+                if name not in own:
+                    known = ", ".join([f"{n} ({p.help})" for n, p in SEAT_PARAMS.items()]
+                                      + [f"{n} ({spec[2]})" for n, spec in own.items()])
+                    hint = did_you_mean(name, [*SEAT_PARAMS, *own])
+                    raise SeatError(f"{where}: a {kind} bot has no parameter {name!r}; {hint}parameters: {known}")
+                try:
+                    params.update(bot_params(kind, {name: value}))
+                except BotParameterError as exc:
+                    raise SeatError(f"{where}: {exc}") from None
+                continue
+            try:
+                params[name] = param.parse(value)
+            except ValueError:
+                raise SeatError(f"{where}: {name} cannot be {value!r}: {param.help}") from None
+    return seat, SeatSpec(kind, params)
+
+
+def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int) -> None:
+    """Seats that cannot play this ruleset: parameters it has no use for, or (where every seat plays
+    at once) more than one human at the terminal."""
+    for seat, spec in sorted(specs.items()):
+        for name in spec.params:
+            if name in SEAT_PARAMS and SEAT_PARAMS[name].simultaneous_only and not rules.simultaneous:
+                raise SeatError(f"seat {seat + 1}: {name} means something only where every seat plays at "
+                                f"once; {rules.name} takes turns")
+    if rules.simultaneous:
+        humans = [s for s in range(players) if not specs.get(s, SeatSpec()).is_bot]
+        if len(humans) > 1:
+            seats = ", ".join(str(h + 1) for h in humans)
+            raise SeatError(f"in {rules.name} every seat plays at once, so one terminal has at most one human "
+                            f"seat (seats {seats} are human); make the others bots, e.g. "
+                            f"--seat {humans[-1] + 1}=greedy:speed=0.5")

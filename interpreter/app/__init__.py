@@ -1,0 +1,1 @@
+"""The command line (cli) and the terminal table (play): the top of the house."""

@@ -1,0 +1,209 @@
+"""Backend 2: a ruleset compiled to native code with Numba.
+
+The front end (parse, check, types; `ruleset._Builder`) has already accepted the ruleset and
+built the Python backend. This module lowers the same checked syntax trees to array code that
+Numba compiles: the state is flat integer arrays (`C[pile, i]` the cards of each pile bottom
+first, `N[pile]` the sizes, `U[card]` the face bits, `V[slot]` the variables, `M` the game's
+meta fields), moves are integers (`Native.code`), and listing, applying, triggers, end checks,
+scoring and whole random playouts run in compiled code. Options are run-time inputs (`O`), so
+one compiled module serves every option combination of a ruleset (that keeps its deck); it is
+cached in the user cache folder under the hash of its generated source, and only the first load
+pays for compiling. The helpers all rulesets share live in `native/runtime.py`.
+
+Only code generated here from the parsed trees reaches Numba (names are mapped, literals go
+through `repr`); ruleset text is never evaluated. The Python backend stays the reference: where a
+ruleset uses a construct this backend does not cover, `native_backend` says which one and where,
+and callers keep the Python backend. Where compiled code meets an error (arithmetic on `none`, an
+index out of range, a 64-bit overflow), it stops with `NativeStop`, and the caller replays the
+game's moves through the Python backend, which reports (or, for an intermediate overflow Python
+does not have, continues) exactly as the reference does. A function Numba fails to type or lower
+(a fault of this backend, never of the ruleset) stops the same way, at that call and every later
+one, so the Python backend plays such a ruleset instead of a crash.
+
+What it covers, and what not yet: docs/native.md. Setup (and `on_start`) runs in Python; a native
+game starts from a Python game's position. Games where every seat plays at once add
+`native/simultaneous.py` to their module: each seat's moves, and the clock of `simulate`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from typing import Any
+
+from .bots import SEAT_KINDS
+from .cache import _load_module
+from .game import NativeGame, _Fields, _int_of
+from .module import lower
+from .values import (CURRENT, MAX_LEGAL, MAX_MOVES, MAX_REPEAT_POSITIONS, MOVES, NO_STR, OVER, PLAYERS, Unsupported,
+                     _seat_radix)
+
+
+def native_available() -> bool:
+    """Is Numba installed (the native backend's compiler)?"""
+    return importlib.util.find_spec("numba") is not None
+
+
+class Native:
+    """The native backend of one loaded ruleset (with its options)."""
+
+    def __init__(self, rules: Any, source: str, tables: dict[str, Any]) -> None:
+        import numpy
+
+        self.np = numpy
+        self.rules = rules
+        self.source = source
+        self.module = _load_module(source)
+        from numba.core.errors import NumbaError
+
+        # Set when Numba fails to type or lower a function of the module (a fault of the native
+        # backend, never of the ruleset): every later call stops, and the Python backend plays.
+        self.numba_error: type[Exception] = NumbaError
+        self.fault: str | None = None
+        strings = tables["strings"]
+        self.strings: dict[str, int] = strings
+        self.string_slots = frozenset(tables.get("string_slots", ()))
+        self.results: list[str] = tables["results"]
+        self.reasons: list[str] = tables["reasons"]
+        values = []
+        for name in rules.options:
+            value = rules.option_values[name]
+            values.append(strings.get(value, -2) if isinstance(value, str) else int(value))
+        self.options = numpy.array(values or [0], dtype=numpy.int64)
+        self.max_legal = MAX_LEGAL
+        self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
+        self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
+        self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
+
+    def code(self, move: Any) -> int:
+        """A move's number as the compiled code lists it (sparse, with every field; the API's
+        action numbers are `model/actions.py`'s)."""
+        pick = -2 if move.pick is None else move.pick  # -1: a blind pick
+        piles = self.select_piles.get(move.template, [])
+        others = 0
+        if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits after the select's
+            pick, others = pick[0], sum(card * self.cap1 ** (len(piles) + i) for i, card in enumerate(pick[1:]))
+        number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
+                   * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
+        selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
+        return number * self.selection_radix + selection + others
+
+    def move_fields(self, code: int) -> _Fields:
+        """The move the compiled code numbers `code`, field by field (the inverse of `code`)."""
+        code, selection = divmod(code, self.selection_radix)
+        code, seat = divmod(code, _seat_radix(self.rules))
+        code, pick = divmod(code, self.cap1 + 1)
+        code, count = divmod(code, self.cap1)
+        code, dst = divmod(code, self.np1)
+        template, src = divmod(code, self.np1)
+        piles = self.select_piles.get(template, [])
+        chosen = tuple((pile, selection // self.cap1 ** i % self.cap1) for i, pile in enumerate(piles))
+        picks = self.rules.moves[template].picks
+        picked: int | tuple[int, ...] | None = None if pick == 0 else pick - 2
+        if picks > 1 and pick > 0:  # `take: {any: K}`: the other cards are the selection's digits after the select's
+            picked = (pick - 2, *(selection // self.cap1 ** (len(piles) + i) % self.cap1 for i in range(picks - 1)))
+        return _Fields(template, src - 1, count, dst - 1, tuple(c for c in chosen if c[1]), picked, seat - 1)
+
+    def variable_codes(self, values: list[Any]) -> list[int]:
+        """Variables' values as the compiled code holds them: numbers, truth values as 0 / 1, a
+        string as its id (NO_STR for none), none as NO_INT."""
+        return [(NO_STR if v is None else self.strings.get(v, -2)) if slot in self.string_slots else _int_of(v)
+                for slot, v in enumerate(values)]
+
+    def start(self, game: Any) -> NativeGame:
+        """The native copy of a Python game's position (a fresh game, or any between moves)."""
+        return NativeGame(self, game)
+
+    def limit_reason(self, game: NativeGame) -> str:
+        return f"the move limit ({game.M[MAX_MOVES]}) was reached"
+
+    def playout(self, game: NativeGame, seed: int | list[int], kinds: str | list[str] = "random") -> \
+            tuple[int, int, int, int]:
+        """Play `game` to its end as `bots.RandomBot(seed)` (or `bots.GreedyBot(seed)`, for `kinds`
+        "greedy") would at every seat, or with `seed` and `kinds` lists, as the bot of kind
+        kinds[s] seeded seed[s] at seat s: the same moves, from the same Mersenne Twister draws.
+        Returns seat 0's final score, the decisions, the legal moves summed over them and the
+        decisions that had a choice (`game.stats` has the turns, lead changes and leaders after
+        every move too). Raises `NativeStop` where compiled code met an error: the Python backend,
+        playing the same game, then says what it is."""
+        if self.rules.simultaneous:
+            raise ValueError("every seat plays at once: scheduled_playout plays such a game, on the clock")
+        seeds = seed if isinstance(seed, list) else [seed] * int(game.M[PLAYERS])
+        mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        game.repeat_room(self._moves_left(game))
+        stats = self.np.zeros(5, dtype=self.np.int64)
+        score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
+                               game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
+        game.stats, game.lead = stats, lead
+        return score, int(stats[0]), int(stats[1]), int(stats[2])
+
+    def scheduled_playout(self, game: NativeGame, seeds: list[int], clock_seed: int, speeds: list[float],
+                          jitter: float, kinds: str | list[str] = "random") -> tuple[int, int, int, int]:
+        """Play `game`, where every seat plays at once, to its end as `simulate.play_game` does with a
+        `scheduler.Scheduler(game, bots, clock_seed, speeds)` and at each seat s a bot of kind
+        kinds[s] (random or greedy) seeded seeds[s]: the same moves landed and refused, in the same
+        order of time. Returns the decisions, the legal moves summed over them, the decisions that
+        had a choice and the moves refused (`game.stats` has the moves landed and lead changes too,
+        `game.lead` the leaders after every move). Raises as `playout`."""
+        np = self.np
+        mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
+        game.repeat_room(self._moves_left(game))
+        clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(int(game.M[PLAYERS]))],
+                         dtype=np.int64)
+        stats = np.zeros(6, dtype=np.int64)
+        game._call("scheduled_playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK, game.BK,
+                   game.KEY, game.MC, game.TMP, mt, clock, seat_kinds, work, np.array(speeds, dtype=np.float64),
+                   float(jitter), stats, lead)
+        game.cnt = 0 if game.M[OVER] else game._call("seat_legal", game.C, game.N, game.U, game.V, game.O, game.M,
+                                                     game.out, int(game.M[CURRENT]))
+        game.stats, game.lead = stats, lead
+        return int(stats[0]), int(stats[1]), int(stats[2]), int(stats[5])
+
+    @staticmethod
+    def _moves_left(game: NativeGame) -> int:
+        """The moves a playout may still make (its positions to keep, for `end.repeat`)."""
+        if game.M[MAX_MOVES] >= 0:
+            return int(game.M[MAX_MOVES] - game.M[MOVES])
+        return MAX_REPEAT_POSITIONS
+
+    def _bots(self, game: NativeGame, seeds: list[int], kinds: str | list[str]) -> tuple[Any, Any, Any, Any]:
+        """What a playout's bots need: each seat's Mersenne Twister (`random.Random(seed)`'s state),
+        its kind of bot as compiled code numbers it, the arrays the greedy bot works in (None
+        without greedy seats: then the greedy bot's code is left out of what compiles), and the
+        array of the leaders after every move."""
+        np = self.np
+        players = int(game.M[PLAYERS])
+        kinds = kinds if isinstance(kinds, list) else [kinds] * players
+        if any(kind not in SEAT_KINDS for kind in kinds):
+            raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
+        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
+        work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, len(game.out)) \
+            if "greedy" in kinds else None
+        length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
+        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
+        return mt, seat_kinds, work, lead
+
+
+def native_backend(rules: Any) -> Native:
+    """The native backend of a loaded ruleset; raises `Unsupported` (saying what and where) when
+    Numba is missing or the ruleset uses a construct the backend does not cover."""
+    cached = rules.backends.get("native")  # kept with the ruleset, for as long as it lives
+    if cached is not None:
+        if cached[1] is not None:
+            raise cached[1]
+        assert cached[0] is not None
+        return cached[0]
+    try:
+        if not native_available():
+            raise Unsupported("Numba is not installed (pip install 'cardrules[native]')")
+        source, tables = lower(rules)
+        backend: Native | None = Native(rules, source, tables)
+        problem = None
+    except Unsupported as exc:
+        backend, problem = None, exc
+    rules.backends["native"] = (backend, problem)
+    if problem is not None:
+        raise problem
+    assert backend is not None
+    return backend

@@ -1,0 +1,227 @@
+"""Lowering, part 1: what an expression's names mean in compiled code: the ruleset's variables,
+options, zones and seats, their slots and kinds, and the names a move binds (`move_env`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..front.parser import Node
+from .values import Unsupported, _Val, _int
+
+
+class _Scope:
+    """The names of one checked ruleset in compiled code (the base of `_Emitter`)."""
+
+    def __init__(self, rules: Any) -> None:
+        front = rules.front_end
+        if front is None:
+            raise Unsupported("the ruleset was not built by the front end")
+        self.rules = rules
+        self.front = front
+        self.data = front.data
+        self.doc = front.doc
+        self.strings: dict[str, int] = {}
+        self.helpers: list[str] = []
+        self.counter = 0
+        self.functions = {name: (f.params, f.body) for name, f in front.scope.functions.items()}
+        self.option_slots = {name: i for i, name in enumerate(rules.options)}
+        self.path: tuple[Any, ...] = ()
+        # Card attributes that are lists of strings, as bit masks of the strings' ids (numbered
+        # first, so that they fit in 63 bits); NO_MASK for no card.
+        self.kinds: dict[str, str] = {}
+        self.select_piles: dict[int, list[int]] = {}  # the piles each move's `select` chooses from
+        self.inferring: set[str] = set()
+        self.masks: dict[str, list[int]] = {}
+        self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
+        self.lists_names = False  # `legal_moves()` is used: the module needs `legal_names`
+        self.orders_strings = False  # strings are ordered (min, max): the module needs STR_RANK
+        self.compares_lists = False  # lists are compared (==, !=): the module needs same_items
+        for name, kind in rules.deck.attributes.items():
+            values = [card.get(name) for card in rules.deck.cards]
+            if kind == "list" and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values):
+                for v in values:
+                    for x in v:
+                        self.sid(x)
+                if len(self.strings) <= 62:
+                    self.masks[name] = [sum(1 << self.sid(x) for x in set(v)) for v in values]
+            elif kind == "list" and all(isinstance(v, list) and all(type(x) is int for x in v) for v in values):
+                flat = [x for v in values for x in v] or [0]
+                low = min(flat)
+                if max(flat) - low <= 62:  # bit i stands for the number low + i
+                    self.int_masks[name] = ([sum(1 << (x - low) for x in set(v)) for v in values], low)
+
+    def no(self, what: str, path: tuple[Any, ...] | None = None) -> Unsupported:
+        where = path if path is not None else self.path
+        try:
+            pos = self.doc.pos(where)
+        except Exception:  # noqa: BLE001 - a position is a courtesy
+            pos = None
+        return Unsupported(what, pos)
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def sid(self, text: str) -> int:
+        """The id of a string (suits, zone names, option values) in compiled code."""
+        return self.strings.setdefault(text, len(self.strings))
+
+    def value_at(self, path: tuple[Any, ...]) -> Any:
+        value: Any = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+    def parse(self, path: tuple[Any, ...]) -> Node:
+        self.path = path
+        return self.front.parse(path)
+
+    def checked(self, value: _Val) -> str:
+        """Code for an int (or a pile) that must not be `none` here (arithmetic, ordering, a pile
+        read)."""
+        return f"ck({value.code})" if value.maybe_none else value.code
+
+    def as_type(self, value: _Val, type_: str) -> _Val:
+        if value.type != "none":
+            return value
+        code = {"card": "NOCARD", "int": "NO_INT", "str": "NO_STR", "pile": "NO_INT"}[type_]
+        return _Val(type_, code, None, True, maybe_none=True)
+
+    def choice_codes(self, template: Any) -> list[int]:
+        """A `choose` move's values as the compiled code holds them: numbers, or strings' ids."""
+        return [self.sid(v) if isinstance(v, str) else v for v in template.choices]
+
+    def choice(self, template: Any) -> _Val:
+        """The value a `choose` move names: its index is the move's b_target."""
+        code = f"CH_{template.index}[b_target]"
+        return _Val("str", code) if isinstance(template.choices[0], str) else _int(code)
+
+    def team(self, seat: str) -> str:
+        """Code for the team of the seat `seat` (code): the `teams.of` expression."""
+        params, body = self.functions["team"]
+        return self.checked(self.expr(body, {params[0]: _int(seat)}, "int"))
+
+    def variable(self, name: str, seat: str) -> _Val:
+        """A variable's value; for a per-player variable, seat `seat`'s (code; one of the game's seats, else
+        compiled code stops)."""
+        variable = self.rules.variables[name]
+        slot = f"{variable.slot}" if not seat else f"{variable.slot} + seat_of(M, {seat})"
+        if name in self.inferring:
+            raise self.no(f"the variable '{name}' while its kind is being found")
+        kind = self.var_kind(name)
+        if kind == "bool":
+            return _Val("bool", f"(V[{slot}] != 0)")
+        return _Val(kind, f"V[{slot}]", maybe_none=True)
+
+    def move_env(self, template: Any, applying: bool) -> dict[str, _Val]:
+        env: dict[str, _Val] = {"player": _int("b_player"),
+                                "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
+        if applying and "for_seat" in self.value_at(("moves", template.name)):
+            env["target"] = _int("b_target")
+        if applying and template.choices:
+            env[template.choice_name] = self.choice(template)
+        if template.sources:
+            env["src"] = _Val("pile", "b_src")
+            env["n"] = _int("b_n")
+            env["card"] = _Val("card", "b_card")
+            if applying:
+                env["cards"] = _Val("cards", arr="MC", lo="0", hi="1" if template.take == "any" and template.picks == 1
+                                    else "b_n")
+            elif template.take == "any" and template.picks > 1:  # the set of cards being offered
+                env["cards"] = _Val("cards", arr="PICKED", lo="0", hi=str(template.picks))
+            elif template.take == "any":  # the card at j of the source pile
+                env["cards"] = _Val("cards", arr="C[b_src]", lo="j", hi="j + 1")
+            else:
+                env["cards"] = _Val("cards", arr="C[b_src]", lo="N[b_src] - b_n", hi="N[b_src]")
+        if template.targets:
+            env["dst"] = _Val("pile", "b_dst")
+        return env
+
+    def assigned_kinds(self, name: str) -> list[str]:
+        """The kinds of the values `set` effects give the variable `name` (those this backend
+        can lower; a value that reads a variable still being inferred is left out)."""
+        found: list[str] = []
+        saved = self.path
+
+        def walk(path: tuple[Any, ...], env: dict[str, _Val]) -> None:
+            effects = self.value_at(path)
+            for i, spec in enumerate(effects if isinstance(effects, list) else []):
+                if not isinstance(spec, dict):
+                    continue
+                for key, sub in spec.items():
+                    if key == "set" and isinstance(sub, dict) and name in sub:
+                        try:
+                            found.append(self.expr(self.parse(path + (i, "set", name)), env).type)
+                        except Unsupported:
+                            pass
+                    elif key in ("then", "else", "do"):
+                        walk(path + (i, key), env)
+
+        for template in self.rules.moves:
+            spec = self.value_at(("moves", template.name))
+            if "do" in spec:
+                env = self.move_env(template, True)
+                env.update({"pick": _int("b_pick"), "target": _int("b_target")})
+                walk(("moves", template.name, "do"), env)
+        for i, spec in enumerate(self.data.get("triggers", [])):
+            walk(("triggers", i, "do"), {"player": _int("b_player"), "move": _Val("str", "0")})
+        if "on_end" in self.data:
+            walk(("on_end",), {"player": _int("b_player")})
+        self.path = saved
+        return found
+
+    def seat_zone(self, name: str, seat: str) -> _Val:
+        zone = self.rules.zones[name]
+        return _Val("pile" if zone.single else "piles", f"SEATS_{name}[seat_of(M, {seat})]")
+
+    def var_kind(self, name: str) -> str:
+        """A variable's kind (int, bool or pile): what it starts with, else what is set into it."""
+        kind = self.kinds.get(name)
+        if kind is None:
+            kind = self.kinds[name] = self._var_kind(name)
+        return kind
+
+    def _var_kind(self, name: str) -> str:
+        spec = self.data["variables"][name]
+        initial = spec.get("initial", 0) if isinstance(spec, dict) else spec
+        if isinstance(initial, bool):
+            return "bool"
+        if isinstance(initial, int):
+            return "int"
+        declared = self.front.scope.variables.get(name)
+        if declared is not None and declared[1] in ("int", "bool"):
+            return str(declared[1])
+        starts = "none"
+        if isinstance(initial, str):  # an expression: the kind of value it gives, under any option
+            saved = self.path
+            starts = self.expr(self.parse(("variables", name, "initial")), {"player": _Val("int", "0", 0, True)}).type
+            self.path = saved
+            if starts in ("int", "bool"):
+                return starts
+        if name not in self.inferring:  # a variable that starts as a string, a pile or none: the values set into it
+            self.inferring.add(name)
+            try:
+                found = {kind for kind in self.assigned_kinds(name) if kind != "none"} | ({starts} - {"none"})
+            finally:
+                self.inferring.discard(name)
+            if len(found) == 1 and found <= {"int", "pile", "bool", "str"}:  # a string: its id
+                return found.pop()
+        raise self.no(f"the variable '{name}' (neither a number nor a truth value)", ("variables", name))
+
+    def option(self, name: str) -> _Val:
+        option = self.rules.options[name]
+        slot = self.option_slots[name]
+        kinds = {type(v) for v in option.values}
+        if kinds == {bool}:
+            return _Val("bool", f"(O[{slot}] != 0)")
+        if kinds == {int}:
+            return _int(f"O[{slot}]")
+        if kinds == {str}:
+            for v in option.values:
+                self.sid(v)
+            return _Val("str", f"O[{slot}]")
+        raise self.no(f"the option '{name}' mixes kinds of value")
+
+    def expr(self, node: Node, env: dict[str, _Val], want: str | None = None) -> _Val:
+        raise NotImplementedError  # (expressions.py)
