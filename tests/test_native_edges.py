@@ -600,3 +600,17 @@ def test_a_function_numba_cannot_build_stops_compiled_code_and_python_plays_the_
         assert _play_native(rules, plan, index) == _play_python(rules, python, index)
     assert len(calls) == called
     assert expected[2:4] == ("over", [11])  # (2, then 1 more at each of the 9 draws)
+
+
+def test_a_range_bound_that_is_none_is_an_error_in_both_backends_never_the_other_form(tmp_path: Path) -> None:
+    # `max` of no items is none: `range(2, none)` was once read as `range(2)` by the Python backend
+    def setting(test: str) -> str:
+        return LISTED.replace('{set: {hit: "TEST"}}, {add: {hits: "1 if hit else 0"}}', f'{{set: {{hits: "{test}"}}}}')
+    nothing = "max(0 for p in [] if false)"
+    for name, test in [("high", f"count(1 for q in range(2, {nothing}))"),
+                       ("low", f"count(1 for q in range({nothing}, 3))"),
+                       ("only", f"count(1 for q in range({nothing}))")]:
+        failure = _fail_alike(load_ruleset(_write(tmp_path, name, setting(test))), "a number was expected, got none")
+        assert "while evaluating 'range(" in failure, failure
+    rules = load_ruleset(_write(tmp_path, "fine", setting("count(1 for q in range(2, 5))")))
+    assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [3])  # the score: hits

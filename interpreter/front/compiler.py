@@ -171,11 +171,11 @@ def power(base: int, exponent: int) -> int:
     return int(base ** exponent)
 
 
-def int_range(low: int, high: int | None = None) -> tuple[int, ...]:
+def int_range(*bounds: Any) -> tuple[int, ...]:
     """`range(high)` or `range(low, high)`: the numbers from `low` up to `high - 1`, as a list (a
-    tuple); more than MAX_STEPS numbers is an error (the loops over them are counted too)."""
-    if high is None:
-        low, high = 0, low
+    tuple); more than MAX_STEPS numbers is an error (the loops over them are counted too), and so
+    is a bound that is no number (`none`: never read as the other form)."""
+    low, high = (0, want_int(bounds[0])) if len(bounds) == 1 else (want_int(bounds[0]), want_int(bounds[1]))
     if high - low > MAX_STEPS:
         raise ValueCheckError(f"range({low}, {high}) has more than {MAX_STEPS:,} numbers")
     return tuple(range(low, high))
