@@ -15,10 +15,13 @@ from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The one circle left (docs/design.md, "What is left"): the builder of the loaded ruleset compiles
-# the Python backend's code as it loads (applygen, engine), and the engine explains moves with
-# explain, which reads the ruleset. A cycle among other modules, or one more module in it, fails.
-KNOWN_CIRCLE = {"cardrules.model.ruleset", "cardrules.python.applygen", "cardrules.python.engine",
+# The one circle left (docs/design.md, "What is left"): the builder of the loaded ruleset (build_*)
+# compiles the Python backend's code as it loads (applygen), the ruleset hands out its games
+# (rules -> engine), and the engine explains moves with explain, which reads the ruleset. A cycle
+# among other modules, or one more module in it, fails.
+KNOWN_CIRCLE = {"cardrules.model.build_base", "cardrules.model.build_effects", "cardrules.model.build_moves",
+                "cardrules.model.build_tables", "cardrules.model.closures", "cardrules.model.rules",
+                "cardrules.model.ruleset", "cardrules.python.applygen", "cardrules.python.engine",
                 "cardrules.python.explain"}
 
 

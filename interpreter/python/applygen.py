@@ -107,7 +107,7 @@ MOVE_LOCALS = frozenset({"b_src", "b_dst", "b_n", "b_cards", "b_card", "b_player
 
 
 def _fail(exprs: list[tuple[str, SourcePos | None, list[Span]]]) -> Callable[[Exception, int], RulesetRuntimeError]:
-    from ..model.ruleset import runtime_error
+    from ..model.closures import runtime_error
 
     def fail(exc: Exception, index: int) -> RulesetRuntimeError:
         text, pos, spans = exprs[index]

@@ -23,7 +23,8 @@ from .movegen import remember
 from .moves import BLIND, Lineage, Move  # (Move is public here too: cardrules.Move)
 from ..model.observation import information_state_string, observation_string
 from ..model.persisted import value_problem
-from ..model.ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
+from ..model.closures import runtime_error
+from ..model.rules import CycleRule, MoveTemplate, Ruleset
 
 if TYPE_CHECKING:
     from .explain import Explanation
