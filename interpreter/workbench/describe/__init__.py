@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..front.compiler import show
-from ..base.errors import RulesetError, shown_title
-from ..base.limits import INT_MAX, INT_MIN
-from ..front.parser import (
+from ...front.compiler import show
+from ...base.errors import RulesetError, shown_title
+from ...base.limits import INT_MAX, INT_MIN
+from ...front.parser import (
     Attr,
     Binary,
     Call,
@@ -40,7 +40,7 @@ from ..front.parser import (
     parse_loop,
     parse_signature,
 )
-from ..front.source import Document, PathKey
+from ...front.source import Document, PathKey
 
 __all__ = ["Book", "Speaker", "Term", "describe", "render_markdown", "render_text", "rules_document", "simplify"]
 
@@ -863,7 +863,7 @@ def describe(name_or_path: str | Path, options: dict[str, Any] | None = None,
              search_path: tuple[str | Path, ...] = (), fold: bool = True) -> RulesDocument:
     """The rules of a ruleset (after `extends:`), in words. Loads it first, so a broken ruleset
     is a `CardrulesError` at its place, as `cardrules validate` reports it."""
-    from ..model.ruleset import load_ruleset
+    from ...model.ruleset import load_ruleset
 
     rules = load_ruleset(name_or_path, options, search_path)
     return rules_document(rules, rules.front_end.doc, fold)  # the merged document the load built from
