@@ -12,7 +12,6 @@ literals (never `eval`); nothing here knows any game.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ from typing import Any
 
 from ...front.compiler import show
 from ...base.errors import RulesetError, shown_title
-from ...base.limits import INT_MAX, INT_MIN
 from ...front.parser import (
     Attr,
     Binary,
@@ -41,6 +39,8 @@ from ...front.parser import (
     parse_signature,
 )
 from ...front.source import Document, PathKey
+from .folding import _children, _const_items, free_names, simplify, size
+from .vocabulary import Book, Term, ZoneInfo, _capital, _join, _ordinal, _plain, _value_text, possessive
 
 __all__ = ["Book", "Speaker", "Term", "describe", "render_markdown", "render_text", "rules_document", "simplify"]
 
@@ -68,294 +68,6 @@ _QUANTITY = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at m
              ">=": "at least"}
 _RESULT_TITLE = {"won": "Won", "lost": "Lost", "draw": "A draw", "over": "Over, with no winner or loser",
                  "limit": "Stopped (result: limit)"}
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-# ---------------------------------------------------------------------------------------------
-# Folding: options to their values, constant parts computed, functions that give a constant
-
-
-def _in_range(value: Any) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or INT_MIN <= value <= INT_MAX
-
-
-def _compute(op: str, a: Any, b: Any) -> Any:
-    """`a op b` for constants, or raises (then the expression is left as written)."""
-    if op in ("+", "-", "*", "/", "%", "**"):
-        if not (type(a) is int and type(b) is int):
-            raise TypeError
-        if op == "**" and (b < 0 or b > 64 or abs(a) > 2 ** 32):
-            raise ValueError
-        result = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a // b,
-                  "%": lambda: a % b, "**": lambda: a ** b}[op]()
-        if not _in_range(result):
-            raise OverflowError
-        return result
-    if op == "==":
-        return a == b and type(a) is type(b) or a is None and b is None
-    if op == "!=":
-        return not (a == b and type(a) is type(b) or a is None and b is None)
-    if op in ("<", "<=", ">", ">="):
-        if not (type(a) is type(b) and type(a) in (int, str)):
-            raise TypeError
-        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-    if op in ("in", "notin"):
-        if isinstance(b, str) and isinstance(a, str):
-            found = a in b
-        elif isinstance(b, (tuple, list)):
-            found = any(item == a and type(item) is type(a) for item in b)
-        else:
-            raise TypeError
-        return found if op == "in" else not found
-    raise TypeError
-
-
-def _const_items(node: Node) -> tuple[Any, ...] | None:
-    if isinstance(node, Const) and isinstance(node.value, (tuple, list)):
-        return tuple(node.value)
-    if isinstance(node, ListLit) and all(isinstance(i, Const) for i in node.items):
-        return tuple(i.value for i in node.items)  # type: ignore[attr-defined]
-    return None
-
-
-def free_names(node: Node | None) -> set[str]:
-    """The names a node reads that none of its comprehensions binds."""
-    if node is None:
-        return set()
-    if isinstance(node, Name):
-        return {node.name}
-    if isinstance(node, Comprehension):
-        inner = free_names(node.element) | free_names(node.condition)
-        return free_names(node.iterable) | (inner - set(node.names))
-    names: set[str] = set()
-    for child in _children(node):
-        names |= free_names(child)
-    return names
-
-
-def _children(node: Node) -> list[Node]:
-    if isinstance(node, Attr):
-        return [node.obj]
-    if isinstance(node, Index):
-        return [node.obj, node.index]
-    if isinstance(node, Slice):
-        return [n for n in (node.obj, node.lo, node.hi) if n is not None]
-    if isinstance(node, Call):
-        return list(node.args)
-    if isinstance(node, Comprehension):
-        return [n for n in (node.element, node.iterable, node.condition) if n is not None]
-    if isinstance(node, Unary):
-        return [node.operand]
-    if isinstance(node, Binary):
-        return [node.left, node.right]
-    if isinstance(node, Ternary):
-        return [node.then, node.condition, node.otherwise]
-    if isinstance(node, ListLit):
-        return list(node.items)
-    return []
-
-
-def size(node: Node) -> int:
-    """Nodes in a tree."""
-    return 1 + sum(size(child) for child in _children(node))
-
-
-def simplify(node: Node, book: Book, subst: dict[str, Node] | None = None, depth: int = 0) -> Node:
-    """`node` with `subst`'s names replaced and, where `book.fold`, options folded to their values,
-    constant parts computed, and calls of functions whose body gives a constant replaced by it."""
-    subst = subst or {}
-
-    def again(child: Node) -> Node:
-        return simplify(child, book, subst, depth)
-
-    if isinstance(node, Const):
-        return node
-    if isinstance(node, Name):
-        return subst.get(node.name, node)
-    if isinstance(node, Attr):
-        if book.fold and isinstance(node.obj, Name) and node.obj.name == "option" and "option" not in subst \
-                and node.name in book.options:
-            return Const(node.pos, book.options[node.name])
-        return Attr(node.pos, again(node.obj), node.name, node.name_pos)
-    if isinstance(node, Index):
-        return Index(node.pos, again(node.obj), again(node.index))
-    if isinstance(node, Slice):
-        return Slice(node.pos, again(node.obj), again(node.lo) if node.lo is not None else None,
-                     again(node.hi) if node.hi is not None else None)
-    if isinstance(node, ListLit):
-        return ListLit(node.pos, tuple(again(i) for i in node.items))
-    if isinstance(node, Comprehension):
-        captured = set()
-        for value in subst.values():
-            captured |= free_names(value)
-        inner = {k: v for k, v in subst.items() if k not in node.names}
-        names = list(node.names)
-        for i, name in enumerate(names):  # a bound name an argument also reads: renamed
-            if name in captured:
-                fresh = name + "2"
-                while fresh in captured or fresh in names:
-                    fresh += "2"
-                names[i] = fresh
-                inner[name] = Name(node.pos, fresh)
-        element = simplify(node.element, book, inner, depth)
-        condition = simplify(node.condition, book, inner, depth) if node.condition is not None else None
-        if isinstance(condition, Const) and condition.value is True:
-            condition = None
-        return Comprehension(node.pos, node.func, element, tuple(names), again(node.iterable), condition)
-    if isinstance(node, Unary):
-        operand = again(node.operand)
-        if book.fold and isinstance(operand, Const):
-            if node.op == "not":
-                return Const(node.pos, not operand.value)
-            if type(operand.value) is int and _in_range(-operand.value):
-                return Const(node.pos, -operand.value)
-        return Unary(node.pos, node.op, operand)
-    if isinstance(node, Ternary):
-        condition = again(node.condition)
-        if book.fold and isinstance(condition, Const):
-            return again(node.then if condition.value else node.otherwise)
-        return Ternary(node.pos, again(node.then), condition, again(node.otherwise))
-    if isinstance(node, Binary):
-        left = again(node.left)
-        if book.fold and node.op in ("and", "or") and isinstance(left, Const):
-            if bool(left.value) == (node.op == "or"):
-                return left
-            return again(node.right)
-        right = again(node.right)
-        if book.fold and node.op == "and" and isinstance(right, Const) and right.value is True:
-            return left
-        if book.fold and node.op == "or" and isinstance(right, Const) and right.value is False:
-            return left
-        if book.fold and isinstance(left, Const):
-            items = _const_items(right) if node.op in ("in", "notin") else None
-            other: Any = items if items is not None else right.value if isinstance(right, Const) else _MISSING
-            if other is not _MISSING:
-                try:
-                    return Const(node.pos, _compute(node.op, left.value, other))
-                except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-                    pass
-        return Binary(node.pos, node.op, left, right)
-    if isinstance(node, Call):
-        args = tuple(again(a) for a in node.args)
-        call = Call(node.pos, node.func, args)
-        if not book.fold:
-            return call
-        if node.func in book.functions:
-            if depth < 16:
-                params, body = book.functions[node.func]
-                if len(params) == len(args):
-                    inlined = simplify(body, book, dict(zip(params, args)), depth + 1)
-                    if isinstance(inlined, Const):
-                        return inlined
-            return call
-        if node.func in ("min", "max", "abs") and args and all(isinstance(a, Const) and type(a.value) is int
-                                                             for a in args):
-            values = [a.value for a in args]  # type: ignore[attr-defined]
-            if node.func == "abs":
-                if len(values) == 1 and _in_range(abs(values[0])):
-                    return Const(node.pos, abs(values[0]))
-            elif len(values) >= 2:
-                return Const(node.pos, min(values) if node.func == "min" else max(values))
-        return call
-    return node
-
-
-_MISSING = object()
-
-
-# ---------------------------------------------------------------------------------------------
-# What the speaker knows of the ruleset
-
-
-@dataclass(frozen=True)
-class Term:
-    """A name as words, and what kind of value it is (pile, piles, card, cards, seat, list, number)."""
-
-    text: str
-    kind: str = ""
-
-
-@dataclass
-class ZoneInfo:
-    name: str
-    label: str
-    single: bool
-    per_player: bool
-    count: int
-
-    @property
-    def plural(self) -> str:
-        """The zone's piles: "tableau piles", "tiers" (a label in the plural is kept)."""
-        return self.label if self.label.endswith("s") else f"{self.label} piles"
-
-    @property
-    def singular(self) -> str:
-        """One of its piles: "tableau pile", "tier"."""
-        if self.label.endswith("s") and not self.label.endswith("ss"):
-            return self.label[:-1]
-        return f"{self.label} pile"
-
-    @property
-    def owner(self) -> str:
-        return "the player's " if self.per_player else "the "
-
-
-@dataclass
-class Book:
-    """What every expression of one ruleset is spoken with: its options, zones, variables, functions."""
-
-    options: dict[str, Any] = field(default_factory=dict)
-    fold: bool = True
-    zones: dict[str, ZoneInfo] = field(default_factory=dict)
-    variables: dict[str, bool] = field(default_factory=dict)  # name -> per player (or per team)
-    functions: dict[str, tuple[tuple[str, ...], Node]] = field(default_factory=dict)
-    teams: bool = False
-    flags: frozenset[str] = frozenset()  # options whose values are true and false
-
-    def zone_term(self, name: str) -> Term:
-        zone = self.zones[name]
-        if zone.single:
-            return Term(f"{zone.owner}{zone.label}", "pile")
-        return Term(f"{zone.owner}{zone.plural}", "piles")
-
-
-def _plain(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def _simple(text: str) -> bool:
-    """Short enough to take a possessive ("the card's rank")."""
-    return bool(re.fullmatch(r"(the |the player's )?[\w\-]+( [\w\-]+)?( pile)?( \d+)?", text)) \
-        and " of " not in text
-
-
-def possessive(owner: str, thing: str) -> str:
-    return f"{owner}'s {thing}" if _simple(owner) else f"the {thing} of {owner}"
-
-
-def _ordinal(n: int) -> str:
-    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
-
-
-def _join(items: Sequence[str], word: str = "and") -> str:
-    items = list(items)
-    if not items:
-        return "nothing"
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
-
-
-def _value_text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, (tuple, list)):
-        return "[" + ", ".join(_value_text(v) for v in value) + "]" if value else "an empty list"
-    return str(value)
 
 
 class Speaker:
@@ -1478,10 +1190,6 @@ def _outcome(result: str, reason: str | None) -> str:
     """`Won ("all 52 cards are on the foundations")`."""
     words = _RESULT_TITLE.get(result, result)
     return f'{words} ("{reason}")' if reason else words
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _option_text(value: Any) -> str:
