@@ -1,7 +1,7 @@
 """The speaker's base for the rules in words: its state (the ruleset's `Book`, the names of one
 context, the budget of functions written out), the helpers every node kind uses, and the words of
-names, literals, indexes, slices and operators; `speaker.Speaker` adds the entry points and the
-words of comprehensions and calls."""
+names, constants, attributes, indexes, slices, lists, conditionals and operators; `speaker.Speaker`
+adds the entry points and the words of comprehensions and calls."""
 
 from __future__ import annotations
 
