@@ -15,16 +15,16 @@ from cardrules.front import parser
 from cardrules.app.cli import app
 from cardrules.front.compiler import _BUILTIN_NAMES
 from cardrules.workbench.describe import (
-    INLINE_NODES,
     Book,
     Speaker,
     Term,
-    ZoneInfo,
     describe,
     render_markdown,
     render_text,
     simplify,
 )
+from cardrules.workbench.describe.speaker_base import INLINE_NODES
+from cardrules.workbench.describe.vocabulary import ZoneInfo
 from cardrules.base.errors import RulesetError
 from cardrules.front.parser import Node, parse_expression
 from cardrules.front.source import FileAccess, load_document
