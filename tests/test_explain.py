@@ -144,7 +144,7 @@ def test_a_game_that_is_over_says_so() -> None:
 
 def test_a_rule_past_the_step_limit_while_explaining_is_a_ruleset_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardrules import RulesetRuntimeError
-    from cardrules.front import compiler
+    from cardrules.front import runtime as compiler
 
     game = load_ruleset("ten-bucks").new_game(seed=1)
     game.legal_moves()
