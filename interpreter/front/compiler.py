@@ -84,7 +84,7 @@ class Compiler(_CallCompiler):
                  budget: list[int] | None = None) -> None:
         self.scope = scope
         # `hoist`, where given, may replace a subexpression that cannot fail by a local computed
-        # once in an outer loop of a generated enumerator (see movegen._Hoister).
+        # once in an outer loop of a generated enumerator (see python/rewrites.py, `_Hoister`).
         self.hoist = hoist
         # Syntax nodes this expression may still compile (functions inlined), and the ruleset's
         # budget shared by all its expressions (a one-item list), if any.
