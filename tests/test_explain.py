@@ -17,7 +17,9 @@ import pytest
 from cardrules import ArgumentError, CardrulesError, IllegalMoveError, load_ruleset
 from cardrules.app.cli import app
 from cardrules.python.engine import Game
-from cardrules.python.explain import Explanation, Marked, _Explainer, _pool
+from cardrules.python.explain import _Explainer
+from cardrules.python.explain_texts import _pool
+from cardrules.python.explanation import Explanation, Marked
 from conftest import ROOT
 from helpers import play
 from test_klondike_rules import make_deal

@@ -26,7 +26,7 @@ from ..model.persisted import value_problem
 from ..model.ruleset import CycleRule, MoveTemplate, Ruleset, runtime_error
 
 if TYPE_CHECKING:
-    from .explain import Explanation
+    from .explanation import Explanation
 
 
 # Whether a move runs its template's generated apply function and the end conditions their generated
