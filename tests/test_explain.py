@@ -17,7 +17,9 @@ import pytest
 from cardrules import ArgumentError, CardrulesError, IllegalMoveError, load_ruleset
 from cardrules.app.cli import app
 from cardrules.python.engine import Game
-from cardrules.python.explain import Explanation, Marked, _Explainer, _pool
+from cardrules.python.explain import _Explainer
+from cardrules.python.explain_texts import _pool
+from cardrules.python.explanation import Explanation, Marked
 from conftest import ROOT
 from helpers import play
 from test_klondike_rules import make_deal
@@ -144,7 +146,7 @@ def test_a_game_that_is_over_says_so() -> None:
 
 def test_a_rule_past_the_step_limit_while_explaining_is_a_ruleset_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardrules import RulesetRuntimeError
-    from cardrules.front import compiler
+    from cardrules.front import runtime as compiler
 
     game = load_ruleset("ten-bucks").new_game(seed=1)
     game.legal_moves()

@@ -28,7 +28,7 @@ from cardrules import load_ruleset
 from cardrules.python import render
 from cardrules.app.cli import app, complete_ruleset
 from cardrules.base.errors import IllegalMoveError
-from cardrules.python.explain import Marked
+from cardrules.python.explanation import Marked
 from cardrules.app.play import HELP, REALTIME_HELP, Session, help_text, why_not
 from conftest import ROOT, RULESETS
 

@@ -25,109 +25,21 @@ import io
 import operator
 import re
 import tokenize
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable
 
 from ..base.errors import SourcePos, unknown
-from ..base.limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES, MAX_INLINE_DEPTH, MAX_STEPS
+from ..base.limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES
+from .compile_calls import _BUILTIN_NAMES, _CallCompiler
+from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, NONE, PAIRS, PAIRS_ANY, PILE, PILES, STR, _TYPE_WORDS,
+                            Compiled, CompileError, Function, InlinedFunctionError, Scope, TooLargeError, type_of_value)
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Slice, Ternary, Unary
-
-# Types are plain strings: int bool str card cards pile piles list pairs none any.
-INT, BOOL, STR, CARD, CARDS, PILE, PILES, LIST, PAIRS, PAIRS_ANY, NONE, ANY = (
-    "int", "bool", "str", "card", "cards", "pile", "piles", "list", "pairs", "pairs_any", "none", "any")
-
-_TYPE_WORDS = {INT: "a number", BOOL: "a truth value", STR: "a string", CARD: "a card", CARDS: "a list of cards",
-               PILE: "a pile", PILES: "a list of piles", LIST: "a list", PAIRS: "a list of pairs of cards",
-               PAIRS_ANY: "a list of pairs",
-               NONE: "none", ANY: "a value"}
-
-
-class CompileError(Exception):
-    """A static error in an expression; `offset` points into the expression string."""
-
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
-
-
-@dataclass(frozen=True)
-class Compiled:
-    source: str
-    type: str
-    const: bool = False
-    value: Any = None
-    total: bool = False  # cannot fail when it runs (see the module's docstring)
-    none: bool = True  # may be `none` (a card attribute may be: `top(p).rank` of an empty pile)
-
-
-@dataclass
-class Function:
-    """A ruleset function: parameters and body, inlined where called."""
-
-    name: str
-    params: tuple[str, ...]
-    body: Node
-    # Where the body came from, to report errors inside it.
-    locate: Callable[[int], Any] | None = None
-
-
-@dataclass
-class Scope:
-    """Everything a name in an expression can mean, for one context."""
-
-    bindings: dict[str, tuple[str, str]] = field(default_factory=dict)  # DSL name -> (python expr, type)
-    variables: dict[str, tuple[int, str, bool]] = field(default_factory=dict)  # name -> (slot, type, per_player)
-    # name -> (piles, is_single, is_per_player)
-    zones: dict[str, tuple[tuple[int, ...], bool, bool]] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    card_attributes: dict[str, str] = field(default_factory=dict)  # name -> type
-    functions: dict[str, Function] = field(default_factory=dict)
-    # Python locals already holding a pile's card list, by the pile's source: {"b_dst": "pile_dst"}.
-    pile_aliases: dict[str, str] = field(default_factory=dict)
-    # The expression takes part in listing the legal moves (a move's when, take, match, select,
-    # for_seat), where `legal_moves()` would list them inside their own listing.
-    listing: bool = False
-
-    def with_bindings(self, extra: dict[str, tuple[str, str]], pile_aliases: dict[str, str] | None = None) -> "Scope":
-        merged = dict(self.bindings)
-        merged.update(extra)
-        aliases = dict(self.pile_aliases)
-        aliases.update(pile_aliases or {})
-        return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases,
-                     self.listing)
-
-
-class TooLargeError(CompileError):
-    """An expression that grows past the limits once its functions are written out; reported at
-    the outermost call that leads there."""
-
-
-class InlinedFunctionError(CompileError):
-    """An error inside a ruleset function's body, reported at the function's own text."""
-
-    def __init__(self, message: str, offset: int, function: Function) -> None:
-        super().__init__(message, offset)
-        self.function = function
+from .runtime import RUNTIME_GLOBALS, Meter, StepLimitError, id_checks, power
 
 
 def _const(value: Any) -> Compiled:
     return Compiled(repr(value), type_of_value(value), True, value, True, value is None)
-
-
-def type_of_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        return INT
-    if isinstance(value, str):
-        return STR
-    if value is None:
-        return NONE
-    if isinstance(value, (list, tuple)):
-        return LIST
-    return ANY
 
 
 def _accepts(expected: tuple[str, ...], actual: str) -> bool:
@@ -157,50 +69,22 @@ def _in_range(value: Any) -> bool:
     return not isinstance(value, int) or isinstance(value, bool) or INT_MIN <= value <= INT_MAX
 
 
-def power(base: int, exponent: int) -> int:
-    """`base ** exponent` for 64-bit integers: no negative exponent, no result out of range (so a
-    huge power fails at once instead of computing a number of a billion digits)."""
-    if exponent < 0:
-        raise ValueCheckError(f"a power needs an exponent of 0 or more, got {exponent}")
-    if base in (0, 1) or exponent == 0:
-        return 1 if exponent == 0 else base
-    if base == -1:
-        return -1 if exponent % 2 else 1
-    if exponent >= 64 or not INT_MIN <= base ** exponent <= INT_MAX:
-        raise ValueCheckError(f"{base} ** {exponent} is outside the 64-bit range ({INT_MIN} to {INT_MAX})")
-    return int(base ** exponent)
-
-
-def int_range(*bounds: Any) -> tuple[int, ...]:
-    """`range(high)` or `range(low, high)`: the numbers from `low` up to `high - 1`, as a list (a
-    tuple); more than MAX_STEPS numbers is an error (the loops over them are counted too), and so
-    is a bound that is no number (`none`: never read as the other form)."""
-    low, high = (0, want_int(bounds[0])) if len(bounds) == 1 else (want_int(bounds[0]), want_int(bounds[1]))
-    if high - low > MAX_STEPS:
-        raise ValueCheckError(f"range({low}, {high}) has more than {MAX_STEPS:,} numbers")
-    return tuple(range(low, high))
-
-
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
           "**": power}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
 _PY_OP = {"/": "//"}
 _ARITH_CALL = {"**": "power"}  # operators compiled as calls of a checked helper
-_FOLDED_RANGE = 1_000  # a range of constants up to this long is computed at load
-
-_BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of", "legal_moves", "range", "covered")
 
 
-class Compiler:
+class Compiler(_CallCompiler):
     """Compiles expressions of one scope. `uses_state` tells which state parts the code reads."""
 
     def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None,
                  budget: list[int] | None = None) -> None:
         self.scope = scope
         # `hoist`, where given, may replace a subexpression that cannot fail by a local computed
-        # once in an outer loop of a generated enumerator (see movegen._Hoister).
+        # once in an outer loop of a generated enumerator (see python/rewrites.py, `_Hoister`).
         self.hoist = hoist
         # Syntax nodes this expression may still compile (functions inlined), and the ruleset's
         # budget shared by all its expressions (a one-item list), if any.
@@ -356,161 +240,6 @@ class Compiler:
         # a copy as long as the slice, counted like a loop over it
         return Compiled(f"charge({obj.source}[{code}])", obj.type if obj.type != ANY else LIST,
                         total=obj.total and all(b is None or b.total and not b.none for b in bounds))
-
-    # -- calls -----------------------------------------------------------------------------
-
-    def _listed(self, value: Compiled) -> str:
-        """Python code for the items of a value taken where a pile or a list is: a pile's cards, a
-        list as it is; a value of a kind known only at run time (a variable holding a pile, which
-        is a number there) is told apart when the code runs."""
-        if value.type == PILE:
-            return self._pile_cards(value)
-        if value.type == ANY:
-            self.uses.add("P")
-            return f"pile_or_list(P, {value.source})"
-        return f"({value.source})"
-
-    def _pile_cards(self, pile: Compiled) -> str:
-        """Python code for the card list of a pile."""
-        alias = self.scope.pile_aliases.get(pile.source)
-        if alias is not None:
-            return alias
-        self.uses.add("P")
-        return f"P[{pile.source}]"
-
-    def _call(self, node: Call) -> Compiled:
-        func = node.func
-        if func in self.scope.functions:
-            return self._inline(node, self.scope.functions[func])
-        args = node.args
-
-        def arity(*counts: int) -> None:
-            if len(args) not in counts:
-                wanted = " or ".join(str(c) for c in counts)
-                raise CompileError(f"{func}() takes {wanted} argument{'s' if counts != (1,) else ''}, "
-                                   f"got {len(args)}", node.pos)
-
-        if func == "of":
-            arity(2)
-            zone = args[0]
-            if isinstance(zone, Name) and zone.name in self.scope.variables and self.scope.variables[zone.name][2] \
-                    and zone.name not in self.scope.bindings and zone.name not in self._locals:
-                slot, type_, _ = self.scope.variables[zone.name]  # a per-player variable: that seat's value
-                seat = self.compile(args[1], (INT,))
-                self.uses.add("V")
-                return Compiled(f"V[{slot} + {self._seat_index(seat)}]", type_, total=_a_seat(seat))
-            if not (isinstance(zone, Name) and zone.name in self.scope.zones and self.scope.zones[zone.name][2]):
-                raise CompileError("of(ZONE, seat) takes a per-player zone or variable", zone.pos)
-            seat = self.compile(args[1], (INT,))
-            single = self.scope.zones[zone.name][1]
-            return Compiled(f"SEATS_{zone.name}[{self._seat_index(seat)}]", PILE if single else PILES,
-                            total=_a_seat(seat))
-        if func == "covered":  # a pile lying on it (`covered_by`) holds a card
-            arity(1)
-            arg = self.compile(args[0], (PILE,))
-            self.uses.add("P")
-            return Compiled(f"any(P[q] for q in COVER[{arg.source}])", BOOL, total=arg.total)
-        if func in ("size", "empty"):
-            arity(1)
-            arg = self.compile(args[0], (PILE, CARDS, PILES, LIST))
-            inner = self._listed(arg)
-            total = arg.total and arg.type != ANY
-            return Compiled(f"len({inner})", INT, total=total, none=False) if func == "size" else \
-                Compiled(f"(not {inner})", BOOL, total=total)
-        if func in ("top", "bottom"):
-            arity(1)
-            arg = self.compile(args[0], (PILE, CARDS))
-            end = "-1" if func == "top" else "0"
-            inner = self._listed(arg)
-            if arg.type == ANY:  # (told apart once, then read)
-                return Compiled(f"end_item({inner}, {end})", CARD, total=False)
-            return Compiled(f"({inner}[{end}] if {inner} else None)", CARD, total=arg.total)
-        if func == "cards":
-            arity(1)
-            arg = self.compile(args[0], (PILE,))
-            return Compiled(self._pile_cards(arg), CARDS, total=arg.total)
-        if func == "run":
-            arity(1)
-            arg = self.compile(args[0], (PILE,))
-            self.uses.add("U")
-            return Compiled(f"face_up_run({self._pile_cards(arg)}, U)", CARDS, total=arg.total)
-        if func == "legal_moves":
-            arity(0)
-            if self.scope.listing:
-                raise CompileError("legal_moves() cannot be used in a move's own conditions (when, take, match, "
-                                   "select, for_seat): it would list the moves while they are listed", node.pos)
-            self.uses.add("L")
-            return Compiled("S.lister()", LIST)
-        if func == "pairs":
-            arity(1)
-            arg = self.compile(args[0], (CARDS, LIST))
-            return Compiled(f"pairs({arg.source})", PAIRS if arg.type == CARDS else PAIRS_ANY, total=arg.total)
-        if func == "abs":
-            arity(1)
-            arg = self.compile(args[0], (INT,))
-            return self._fold(f"abs({arg.source})", INT, [arg], lambda v: abs(v[0]), node, total=not arg.none)
-        if func == "range":
-            arity(1, 2)
-            bounds = [self.compile(a, (INT,)) for a in args]
-            if all(b.const for b in bounds) and len(range(*(b.value for b in bounds))) <= _FOLDED_RANGE:
-                numbers = tuple(range(*(b.value for b in bounds)))  # known at load (`choose` needs that)
-                return Compiled(repr(numbers), LIST, const=True, value=numbers, total=True)
-            # counted like a loop over the numbers, so ranges made again and again stay bounded
-            return Compiled(f"charge(int_range({', '.join(b.source for b in bounds)}))", LIST)
-        if func in ("min", "max"):
-            if not args:
-                raise CompileError(f"{func}() needs at least one argument", node.pos)
-            if len(args) == 1:
-                arg = self.compile(args[0], (LIST,))
-                return Compiled(f"{func}({arg.source}, default=None)", ANY)
-            parts = [self.compile(a, (INT,)) for a in args]
-            fn = min if func == "min" else max
-            return self._fold(f"{func}({', '.join(p.source for p in parts)})", INT, parts, lambda v: fn(v),
-                              total=not any(p.none for p in parts))
-        if func in ("sum", "count", "all", "any"):
-            arity(1)
-            arg = self.compile(args[0], (LIST, CARDS, PILES) if func == "count" else (LIST,))
-            if func == "count":
-                return Compiled(f"len({arg.source})", INT, total=arg.total, none=False)
-            check = "want_ints" if func == "sum" else "want_bools"  # the items of an untyped list
-            return Compiled(f"{func}({check}({arg.source}))", INT if func == "sum" else BOOL)
-        raise CompileError(unknown("function", func, set(_BUILTIN_NAMES) | set(self.scope.functions)), node.pos)
-
-    def _seat_index(self, seat: Compiled) -> str:
-        """Code for a seat used as an index into the seats' variables or piles (`of(x, seat)`): one of
-        the game's seats (0 to players - 1; the tables hold a place for every seat the ruleset
-        allows, so a seat beyond the game's, or a negative one, would read another's), else an error."""
-        if _a_seat(seat):
-            return seat.source
-        return f"seat_index({seat.source}, {self.scope.bindings.get('players', ('S.players', INT))[0]})"
-
-    def _inline(self, node: Call, function: Function) -> Compiled:
-        if function.name in self._stack:
-            chain = " -> ".join(self._stack + [function.name])
-            raise CompileError(f"function '{function.name}' calls itself ({chain}); recursion is not allowed",
-                               node.pos)
-        if len(self._stack) >= MAX_INLINE_DEPTH:
-            raise TooLargeError(f"functions call functions more than {MAX_INLINE_DEPTH} deep", node.pos)
-        if len(node.args) != len(function.params):
-            raise CompileError(f"{function.name}() takes {len(function.params)} argument(s), got {len(node.args)}",
-                               node.pos)
-        compiled_args = [self.compile(a) for a in node.args]
-        saved = self._locals
-        self._locals = {p: a if a.const or a.source.isidentifier() else replace(a, source=f"({a.source})")
-                        for p, a in zip(function.params, compiled_args)}
-        self._stack.append(function.name)
-        try:
-            body = self.compile(function.body)
-        except TooLargeError as exc:  # reported at this call, in the text that makes it
-            raise TooLargeError(exc.message, node.pos) from None
-        except InlinedFunctionError:
-            raise
-        except CompileError as exc:
-            raise InlinedFunctionError(exc.message, exc.offset, function) from None
-        finally:
-            self._stack.pop()
-            self._locals = saved
-        return body
 
     def _comprehension(self, node: Comprehension) -> Compiled:
         if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax"):
@@ -741,11 +470,6 @@ def variable_reads(source: str, seats: int) -> tuple[frozenset[int], bool]:
     return frozenset(slots), unplaced or "S.vars" in source.replace("V = S.vars", "")
 
 
-def _a_seat(seat: Compiled) -> bool:
-    """Is this a seat of the game for sure (the acting seat, or the one a `for_seat` move names)?"""
-    return seat.source in ("b_player", "b_target")
-
-
 def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
     """Expressions that cost a lookup or more: pile queries and card attributes (hoisted only
     where their code cannot fail)."""
@@ -875,159 +599,9 @@ def failing_part(exc: BaseException, only: list[Span] | None = None) -> tuple[So
     return best[2](best[1].pos), show(best[1])
 
 
-def face_up_run(pile: list[int], up: Any) -> list[int]:
-    """The face-up cards on top of a pile, bottom first."""
-    k = len(pile)
-    while k > 0 and up[pile[k - 1]]:
-        k -= 1
-    return pile[k:]
-
-
-def pairs(items: Any) -> list[tuple[Any, Any]]:
-    """Neighbouring pairs: [a, b, c] -> [(a, b), (b, c)]."""
-    return list(zip(items, items[1:]))
-
-
-class ValueCheckError(Exception):
-    """A value the checker could not type turned out wrong when the code ran (reported at the expression)."""
-
-
-def _shown(value: Any) -> str:
-    text = "none" if value is None else "true" if value is True else "false" if value is False else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def seat_index(seat: int, players: int) -> int:
-    """A seat used as an index (`of(x, seat)`): one of the game's seats, else the run-time error."""
-    if 0 <= seat < players:
-        return seat
-    raise ValueCheckError(f"there is no seat {seat} (the seats are 0 to {players - 1})")
-
-
-def want_int(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        if INT_MIN <= value <= INT_MAX:
-            return value
-        raise ValueCheckError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})")
-    raise ValueCheckError(f"a number was expected, got {_shown(value)}")
-
-
-def want_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise ValueCheckError(f"a truth value was expected, got {_shown(value)}")
-
-
-def want_str(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    raise ValueCheckError(f"a string was expected, got {_shown(value)}")
-
-
-def want_list(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return value
-    raise ValueCheckError(f"a list was expected, got {_shown(value)}")
-
-
-def want_container(value: Any) -> Any:
-    if isinstance(value, (list, tuple, str)):
-        return value
-    raise ValueCheckError(f"a list or a string was expected after 'in', got {_shown(value)}")
-
-
-def end_item(items: Any, end: int) -> Any:
-    """`top` (end -1) or `bottom` (end 0) of a pile's cards or a list: `none` when it is empty."""
-    return items[end] if items else None
-
-
-def want_ints(values: Any) -> Any:
-    for value in want_list(values):
-        want_int(value)
-    return values
-
-
-def want_bools(values: Any) -> Any:
-    for value in want_list(values):
-        want_bool(value)
-    return values
-
-
-def id_checks(piles: int, cards: int) -> dict[str, Callable[..., Any]]:
-    """`want_pile` and `want_card` for a ruleset of so many piles and cards (piles and cards are
-    numbers inside the generated code, so a number from nowhere must not pass for one)."""
-    def want_pile(value: Any) -> int:
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < piles:
-            return value
-        raise ValueCheckError(f"a pile was expected, got {_shown(value)}")
-
-    def pile_or_list(P: Any, value: Any) -> Any:
-        """A value of a kind known only at run time, taken where a pile or a list is: a pile (a
-        number) gives its cards."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            return P[want_pile(value)]
-        if isinstance(value, (list, tuple)):
-            return value
-        raise ValueCheckError(f"a pile or a list was expected, got {_shown(value)}")
-
-    def want_card(value: Any) -> int | None:
-        if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < cards):
-            return value
-        raise ValueCheckError(f"a card was expected, got {_shown(value)}")
-    return {"want_pile": want_pile, "want_card": want_card, "pile_or_list": pile_or_list}
-
-
-class StepLimitError(Exception):
-    """One listing of the legal moves, one move or one end check took more than `MAX_STEPS` steps."""
-
-
-class Meter:
-    """Counts the steps (loop iterations) of one unit of work of a game: a listing of the legal
-    moves, a move with its triggers, or an end check. The engine resets it before each."""
-
-    __slots__ = ("left", "epoch")
-
-    def __init__(self) -> None:
-        self.left = MAX_STEPS
-        self.epoch = 0  # counts the resets: a `select` keeps its own count per listing
-
-    def reset(self) -> None:
-        self.left = MAX_STEPS
-        self.epoch += 1
-
-    def charge(self, items: Any) -> Any:
-        """Count the steps of a loop over `items` (returned unchanged)."""
-        self.left -= len(items)
-        if self.left < 0:
-            raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing "
-                                 f"of the legal moves or one move")
-        return items
-
-
-def arg_best(keyed: Any, highest: bool) -> Any:
-    """`argmax` / `argmin`: the first item whose key is the highest / lowest; None when there is none."""
-    best_key = best = None
-    for key, item in keyed:
-        if key is None:  # as min and max do: no card's attribute has no order
-            raise TypeError("'<' not supported between instances of 'NoneType' and 'int'")
-        if best_key is None or (key > best_key if highest else key < best_key):
-            best_key, best = key, item
-    return best
-
-
-def over_steps() -> None:
-    """A generated enumerator went past its budget of steps."""
-    raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing of the legal "
-                         f"moves or one move")
-
-
-RUNTIME_GLOBALS: dict[str, Any] = {
-    "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
-    "sum": sum, "min": min,
-    "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
-    "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
-    "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
-    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item,
-    "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
-    **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
-}
+# The names other modules import from here: the compiler's own, and those of its types (compile_types.py) and of the
+# run-time helpers of generated code (runtime.py).
+__all__ = ["ANY", "BOOL", "CARD", "CARDS", "INT", "LIST", "NONE", "PAIRS", "PAIRS_ANY", "PILE", "PILES", "RUNTIME_GLOBALS",
+           "SPANS", "STR", "UNROLL_MOST", "CompileError", "Compiled", "Compiler", "Function", "InlinedFunctionError",
+           "Meter", "Scope", "Span", "StepLimitError", "TooLargeError", "failing_part", "id_checks", "names_in", "show",
+           "type_of_value", "variable_reads"]

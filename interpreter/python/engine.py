@@ -27,7 +27,7 @@ from ..model.closures import runtime_error
 from ..model.rules import CycleRule, MoveTemplate, Ruleset
 
 if TYPE_CHECKING:
-    from .explain import Explanation
+    from .explanation import Explanation
 
 
 # Whether a move runs its template's generated apply function and the end conditions their generated

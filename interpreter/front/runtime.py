@@ -1,0 +1,192 @@
+"""Stage 4's run-time half: the helpers the generated Python code calls (`RUNTIME_GLOBALS`), its
+checks of values the compiler could not type (`want_int`, ...), and the step `Meter` every loop of
+it is counted against (limits.MAX_STEPS). front/compiler.py emits the calls; the loaded ruleset
+(model/ruleset.py) runs the code in these globals."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..base.limits import INT_MAX, INT_MIN, MAX_STEPS
+
+
+def power(base: int, exponent: int) -> int:
+    """`base ** exponent` for 64-bit integers: no negative exponent, no result out of range (so a
+    huge power fails at once instead of computing a number of a billion digits)."""
+    if exponent < 0:
+        raise ValueCheckError(f"a power needs an exponent of 0 or more, got {exponent}")
+    if base in (0, 1) or exponent == 0:
+        return 1 if exponent == 0 else base
+    if base == -1:
+        return -1 if exponent % 2 else 1
+    if exponent >= 64 or not INT_MIN <= base ** exponent <= INT_MAX:
+        raise ValueCheckError(f"{base} ** {exponent} is outside the 64-bit range ({INT_MIN} to {INT_MAX})")
+    return int(base ** exponent)
+
+
+def int_range(*bounds: Any) -> tuple[int, ...]:
+    """`range(high)` or `range(low, high)`: the numbers from `low` up to `high - 1`, as a list (a
+    tuple); more than MAX_STEPS numbers is an error (the loops over them are counted too), and so
+    is a bound that is no number (`none`: never read as the other form)."""
+    low, high = (0, want_int(bounds[0])) if len(bounds) == 1 else (want_int(bounds[0]), want_int(bounds[1]))
+    if high - low > MAX_STEPS:
+        raise ValueCheckError(f"range({low}, {high}) has more than {MAX_STEPS:,} numbers")
+    return tuple(range(low, high))
+
+
+def face_up_run(pile: list[int], up: Any) -> list[int]:
+    """The face-up cards on top of a pile, bottom first."""
+    k = len(pile)
+    while k > 0 and up[pile[k - 1]]:
+        k -= 1
+    return pile[k:]
+
+
+def pairs(items: Any) -> list[tuple[Any, Any]]:
+    """Neighbouring pairs: [a, b, c] -> [(a, b), (b, c)]."""
+    return list(zip(items, items[1:]))
+
+
+class ValueCheckError(Exception):
+    """A value the checker could not type turned out wrong when the code ran (reported at the expression)."""
+
+
+def _shown(value: Any) -> str:
+    text = "none" if value is None else "true" if value is True else "false" if value is False else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def seat_index(seat: int, players: int) -> int:
+    """A seat used as an index (`of(x, seat)`): one of the game's seats, else the run-time error."""
+    if 0 <= seat < players:
+        return seat
+    raise ValueCheckError(f"there is no seat {seat} (the seats are 0 to {players - 1})")
+
+
+def want_int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if INT_MIN <= value <= INT_MAX:
+            return value
+        raise ValueCheckError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})")
+    raise ValueCheckError(f"a number was expected, got {_shown(value)}")
+
+
+def want_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueCheckError(f"a truth value was expected, got {_shown(value)}")
+
+
+def want_str(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueCheckError(f"a string was expected, got {_shown(value)}")
+
+
+def want_list(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return value
+    raise ValueCheckError(f"a list was expected, got {_shown(value)}")
+
+
+def want_container(value: Any) -> Any:
+    if isinstance(value, (list, tuple, str)):
+        return value
+    raise ValueCheckError(f"a list or a string was expected after 'in', got {_shown(value)}")
+
+
+def end_item(items: Any, end: int) -> Any:
+    """`top` (end -1) or `bottom` (end 0) of a pile's cards or a list: `none` when it is empty."""
+    return items[end] if items else None
+
+
+def want_ints(values: Any) -> Any:
+    for value in want_list(values):
+        want_int(value)
+    return values
+
+
+def want_bools(values: Any) -> Any:
+    for value in want_list(values):
+        want_bool(value)
+    return values
+
+
+def id_checks(piles: int, cards: int) -> dict[str, Callable[..., Any]]:
+    """`want_pile` and `want_card` for a ruleset of so many piles and cards (piles and cards are
+    numbers inside the generated code, so a number from nowhere must not pass for one)."""
+    def want_pile(value: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < piles:
+            return value
+        raise ValueCheckError(f"a pile was expected, got {_shown(value)}")
+
+    def pile_or_list(P: Any, value: Any) -> Any:
+        """A value of a kind known only at run time, taken where a pile or a list is: a pile (a
+        number) gives its cards."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return P[want_pile(value)]
+        if isinstance(value, (list, tuple)):
+            return value
+        raise ValueCheckError(f"a pile or a list was expected, got {_shown(value)}")
+
+    def want_card(value: Any) -> int | None:
+        if value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < cards):
+            return value
+        raise ValueCheckError(f"a card was expected, got {_shown(value)}")
+    return {"want_pile": want_pile, "want_card": want_card, "pile_or_list": pile_or_list}
+
+
+class StepLimitError(Exception):
+    """One listing of the legal moves, one move or one end check took more than `MAX_STEPS` steps."""
+
+
+class Meter:
+    """Counts the steps (loop iterations) of one unit of work of a game: a listing of the legal
+    moves, a move with its triggers, or an end check. The engine resets it before each."""
+
+    __slots__ = ("left", "epoch")
+
+    def __init__(self) -> None:
+        self.left = MAX_STEPS
+        self.epoch = 0  # counts the resets: a `select` keeps its own count per listing
+
+    def reset(self) -> None:
+        self.left = MAX_STEPS
+        self.epoch += 1
+
+    def charge(self, items: Any) -> Any:
+        """Count the steps of a loop over `items` (returned unchanged)."""
+        self.left -= len(items)
+        if self.left < 0:
+            raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing "
+                                 f"of the legal moves or one move")
+        return items
+
+
+def arg_best(keyed: Any, highest: bool) -> Any:
+    """`argmax` / `argmin`: the first item whose key is the highest / lowest; None when there is none."""
+    best_key = best = None
+    for key, item in keyed:
+        if key is None:  # as min and max do: no card's attribute has no order
+            raise TypeError("'<' not supported between instances of 'NoneType' and 'int'")
+        if best_key is None or (key > best_key if highest else key < best_key):
+            best_key, best = key, item
+    return best
+
+
+def over_steps() -> None:
+    """A generated enumerator went past its budget of steps."""
+    raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing of the legal "
+                         f"moves or one move")
+
+
+RUNTIME_GLOBALS: dict[str, Any] = {
+    "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
+    "sum": sum, "min": min,
+    "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
+    "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
+    "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
+    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item,
+    "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
+    **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
+}
