@@ -16,7 +16,8 @@ import pytest
 from cardrules import load_ruleset, native
 from cardrules.base.errors import RulesetRuntimeError
 from cardrules.native import Unsupported, native_backend
-from cardrules.workbench.simulate import prepare, simulate_games
+from cardrules.workbench.simulate import simulate_games
+from cardrules.workbench.simulate_play import prepare
 from conftest import RULESETS
 from test_klondike_rules import ah_deal, dead_deal, won_deal
 

@@ -592,7 +592,7 @@ def test_a_function_numba_cannot_build_stops_compiled_code_and_python_plays_the_
     # simulate plays such a ruleset's games in Python, to the same ends
     from dataclasses import replace
 
-    from cardrules.workbench.simulate import _play_native, _play_python, prepare
+    from cardrules.workbench.simulate_play import _play_native, _play_python, prepare
 
     plan = prepare(str(tmp_path / "mulwrap.yaml"), 2, None, (), (), 1, (), "native", lambda line: None, "random")
     python = replace(plan, engine="python")

@@ -20,13 +20,13 @@ from cardrules.workbench.solver import (
     UNKNOWN,
     UNSOLVABLE,
     SolveError,
-    analyse,
     choose_solver_engine,
-    new_search_game,
     replay,
     solve,
     solve_game,
 )
+from cardrules.workbench.solver_analysis import analyse
+from cardrules.workbench.solver_search import new_search_game
 from test_solver import TINY, TINY_STOCK, command, mini_klondike, oracle, winnable_keys
 
 

@@ -29,7 +29,9 @@ from cardrules.python import render
 from cardrules.app.cli import app, complete_ruleset
 from cardrules.base.errors import IllegalMoveError
 from cardrules.python.explanation import Marked
-from cardrules.app.play import HELP, REALTIME_HELP, Session, help_text, why_not
+from cardrules.app.play import HELP, Session
+from cardrules.app.play_texts import help_text, why_not
+from cardrules.app.realtime import REALTIME_HELP
 from conftest import ROOT, RULESETS
 
 runner = CliRunner()

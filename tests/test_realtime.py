@@ -19,7 +19,8 @@ from cardrules import Game, Move, load_ruleset
 from cardrules.agents.bots import make_bot, seat_seed
 from cardrules.app.cli import app
 from cardrules.agents.seats import SeatError, SeatSpec, check_seats, parse_seat
-from cardrules.app.play import CLEAR, RealtimeSession, ScriptError, TerminalInput, TimedLines
+from cardrules.app.play_texts import ScriptError
+from cardrules.app.realtime import CLEAR, RealtimeSession, TerminalInput, TimedLines
 from cardrules.python.render import status_line
 from cardrules.agents.scheduler import Scheduler
 from conftest import ROOT

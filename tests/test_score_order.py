@@ -16,8 +16,10 @@ import pytest
 from cardrules import load_ruleset
 from cardrules.agents.bots import GreedyBot
 from cardrules.base.errors import RulesetError
-from cardrules.workbench.simulate import _leaders, simulate_games
-from cardrules.workbench.solver import OPTIMAL, new_search_game, solve_game
+from cardrules.workbench.simulate import simulate_games
+from cardrules.workbench.simulate_play import _leaders
+from cardrules.workbench.solver import OPTIMAL, solve_game
+from cardrules.workbench.solver_search import new_search_game
 
 from helpers import FIXTURES, play, play_both_backends
 

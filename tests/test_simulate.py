@@ -15,7 +15,8 @@ from rich.console import Console
 from cardrules import load_ruleset
 from cardrules.agents.bots import make_bot, seat_seed
 from cardrules.agents.scheduler import simulate
-from cardrules.workbench.simulate import batches, prepare, run_games, simulate_command, simulate_games, summarize, wilson
+from cardrules.workbench.simulate import simulate_command, simulate_games, summarize, wilson
+from cardrules.workbench.simulate_play import batches, prepare, run_games
 from conftest import ROOT
 
 

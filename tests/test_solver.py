@@ -17,8 +17,10 @@ from typer.testing import CliRunner
 from cardrules import load_ruleset
 from cardrules.app.cli import app
 from cardrules.python.engine import Game
-from cardrules.workbench.solver import (BEST_FOUND, OPTIMAL, SOLVABLE, UNKNOWN, UNSOLVABLE, SolveError, analyse, new_search_game,
+from cardrules.workbench.solver import (BEST_FOUND, OPTIMAL, SOLVABLE, UNKNOWN, UNSOLVABLE, SolveError,
                               replay, solve, solve_command, solve_game, solve_sample, wilson)
+from cardrules.workbench.solver_analysis import analyse
+from cardrules.workbench.solver_search import new_search_game
 from conftest import ROOT
 from intervals import wilson as reference_wilson
 
@@ -159,7 +161,7 @@ def test_answers_match_an_exhaustive_count_and_solutions_win() -> None:
 def winnable_keys(rules: Any, seed: int) -> tuple[set[Any], set[Any]]:
     """Every position reachable from the deal, by the solver's position key: those from which a win
     can be reached, and all of them (a breadth-first walk, then backward induction)."""
-    from cardrules.workbench.solver import _Search
+    from cardrules.workbench.solver_search import _Search
     analysis = analyse(rules)
 
     def key(game: Any) -> Any:
@@ -202,8 +204,8 @@ def test_positions_proven_lost_never_include_a_winnable_one_even_when_a_search_i
     from which no win is reachable, and a later search with that knowledge gives the true answer.
     (A position reached by a turn of the stock is searched with fewer moves, model/turn_runs.py: proven
     lost there, it may be won with a move played before the turn, so only its place is checked.)"""
-    from cardrules.workbench import solver
-    from cardrules.workbench.solver import _Search, new_search_game
+    from cardrules.workbench import solver_search as solver
+    from cardrules.workbench.solver_search import _Search, new_search_game
     if not turn_runs:
         monkeypatch.setattr(solver, "turn_runs", lambda rules: None)
     proven = proven_after_turn = 0

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from cardrules import load_ruleset
-from cardrules.workbench import solver
+from cardrules.workbench import solver_search as solver
 from cardrules.model import turn_runs as turn_runs_module
-from cardrules.workbench.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, _Search, analyse, solve
+from cardrules.workbench.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, solve
+from cardrules.workbench.solver_analysis import analyse
+from cardrules.workbench.solver_search import _Search
 from cardrules.model.turn_runs import turn_runs
 from test_solver import TINY_STOCK, mini_klondike, oracle
 

@@ -1,0 +1,428 @@
+"""The games of a simulation (workbench/simulate.py summarizes them): the plan of a run, checked
+and loaded once; each game played to its end and recorded; the batches played here, on a pool of
+processes that each compile the ruleset once, or as Ray tasks.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from ..agents.bots import Bot, make_bot, seat_seed
+from ..python.engine import Game, Move
+from ..base.errors import CardrulesError, SetupError
+from ..agents.seats import SeatError, SeatSpec, check_seats, parse_seat
+from ..model.ruleset import Ruleset, find_ruleset, load_ruleset
+from ..front.source import is_file
+from ..agents.scheduler import DEFAULT_JITTER, Scheduler
+
+BACKENDS = ("local", "ray")
+DEFAULT_SEED = 1
+# Worker processes start fresh (not forked): the same on every platform, and safe after a
+# caller has started threads (a progress display, a Ray client).
+MP_START_METHOD = "spawn"
+
+
+class SimulateError(CardrulesError):
+    """A bad argument to a simulation: a game count, seat, option, backend or number of jobs."""
+
+
+class MissingExtraError(CardrulesError):
+    """A feature that needs an optional extra (`cardrules[ray]`, `cardrules[plots]`) not installed."""
+
+
+# -- what to play --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a worker needs to play any game of a run: sent to worker processes and Ray tasks."""
+
+    ruleset: str                               # a file path (absolute) or a bundled ruleset's name
+    options: tuple[tuple[str, str], ...]       # as given: NAME, VALUE text
+    players: int
+    seats: tuple[SeatSpec, ...]                # one per seat, all bots
+    seed: int                                  # game k is dealt from seed + k
+    games: int
+    name: str = ""
+    title: str = ""
+    option_values: dict[str, Any] = field(default_factory=dict)
+    simultaneous: bool = False
+    stamp: str = ""                            # the ruleset file's version: a worker's cached copy must match
+    search_path: tuple[str, ...] = ()          # more folders the ruleset may read (`--path`)
+    engine: str = "python"                     # or "native": the compiled backend plays (random and greedy seats)
+    score_order: str = "higher"                # which scores are better (the ruleset's `score_order`)
+    teams: tuple[tuple[str, tuple[int, ...]], ...] = ()  # each team's name and seats (`teams`)
+
+    def game_seed(self, index: int) -> int:
+        return self.seed + index
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one game went. Seats are 0-based here (1-based in the outputs)."""
+
+    index: int
+    seed: int
+    players: int
+    outcome: str
+    reason: str
+    winners: tuple[int, ...] | None   # seats that won a game of several seats; None for one seat
+    scores: tuple[Any, ...]
+    moves: int
+    turns: int                        # maximal runs of moves by one seat (every move where all play at once)
+    decisions: int                    # times a bot chose a move
+    options: int                      # legal moves summed over the decisions
+    choices: int                      # decisions with more than one legal move
+    lead_changes: int | None          # None for one seat
+    comeback: bool | None             # the winners were not among the leaders at the middle move
+    refused: int = 0                  # moves that landed too late (every seat plays at once)
+
+    @property
+    def branching(self) -> float:
+        return self.options / self.decisions if self.decisions else 0.0
+
+
+def _pairs(items: Iterable[str], what: str) -> list[tuple[str, str]]:
+    result = []
+    for item in items:
+        if "=" not in item:
+            raise SimulateError(f"expected {what}=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        result.append((key.strip(), value.strip()))
+    return result
+
+
+def _portable_name(ruleset: str) -> str:
+    """The ruleset as a worker elsewhere can find it: an absolute path, or a bundled name."""
+    path = Path(ruleset)
+    return str(path.resolve()) if is_file(path) else ruleset
+
+
+def _stamp(ruleset: str) -> str:
+    """The version of a ruleset file (its modification time and size), so that a worker that
+    outlives a run (Ray's) does not play an edited file from its cache."""
+    try:
+        stat = find_ruleset(ruleset).stat()
+    except (CardrulesError, OSError):
+        return ""
+    return f"{stat.st_mtime_ns}-{stat.st_size}"
+
+
+def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
+            options: Iterable[str] = (), seed: int = DEFAULT_SEED, search_path: Iterable[str] = (),
+            engine: str = "python", note: Callable[[str], None] = lambda line: None,
+            default_seat: str = "random") -> Plan:
+    """Check a run's arguments and load the ruleset once: `seats` as `SEAT=KIND[:NAME=VALUE,...]`,
+    `options` as `NAME=VALUE`, the seats not given `default_seat`. Raises `SimulateError` for a bad
+    argument, or the ruleset's own error. `engine` "native" asks for the compiled backend (see
+    `choose_engine`)."""
+    if games < 1:
+        raise SimulateError(f"the number of games must be at least 1, not {games}")
+    option_pairs = tuple(_pairs(options, "--option NAME"))
+    seat_pairs = _pairs(seats, "--seat SEAT")
+    folders = tuple(str(Path(p).expanduser().resolve()) for p in search_path)
+    rules = load_ruleset(ruleset, dict(option_pairs), folders)
+    try:
+        count = rules.new_game(seed=seed, players=players).players  # checks the number of players
+    except SetupError as exc:
+        raise SimulateError(exc.message) from None
+    specs: dict[int, SeatSpec] = {}
+    try:
+        for key, text in seat_pairs:
+            index, spec = parse_seat(key, text, count)
+            if index in specs:
+                raise SeatError(f"seat {index + 1} is given twice")
+            if not spec.is_bot:
+                raise SeatError(f"seat {index + 1}: a simulation plays bots only, not {spec.kind!r}")
+            specs[index] = spec
+        for s in range(count):
+            specs.setdefault(s, SeatSpec(default_seat))
+        check_seats(rules, specs, count)
+    except SeatError as exc:
+        raise SimulateError(str(exc)) from None
+    chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note)
+    plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
+                rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders,
+                chosen, "lower" if rules.score_sign < 0 else "higher", tuple(rules.teams(count)))
+    _COMPILED[_cache_key(plan)] = rules  # games played in this process use this copy
+    return plan
+
+
+# -- playing one game ----------------------------------------------------------------------
+
+class _Counted:
+    """A bot whose decisions are counted: how many moves it had to choose from each time."""
+
+    def __init__(self, bot: Bot, tally: list[int]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.tally = tally  # decisions, legal moves summed, decisions with a real choice
+
+    def choose(self, game: Game) -> Move:
+        legal = len(game.legal_moves())
+        tally = self.tally
+        tally[0] += 1
+        tally[1] += legal
+        if legal > 1:
+            tally[2] += 1
+        return self.bot.choose(game)
+
+
+def _leaders(game: Game) -> tuple[int, ...]:
+    values = [game.evaluation(p) for p in range(game.players)]
+    best = max(values)
+    return tuple(p for p, v in enumerate(values) if v == best)
+
+
+def play_game(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
+    """Play game `index` of the plan to its end and record it. An error of the ruleset met on the
+    way says which game it stopped (its seed, to play it again with `cardrules play`)."""
+    try:
+        if plan.engine == "native":
+            return _play_native(rules, plan, index)
+        return _play_python(rules, plan, index)
+    except CardrulesError as error:
+        error.message = f"game {index + 1} of the run (seed {plan.game_seed(index)}): {error.message}"
+        error.args = (error.message, *error.args[1:])  # as a worker process passes it on
+        raise
+
+
+def _play_python(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
+    """Game `index` played by the Python backend."""
+    seed = plan.game_seed(index)
+    game = rules.new_game(seed=seed, players=plan.players)
+    tally = [0, 0, 0]
+    bots = {s: _Counted(make_bot(spec.kind, seat_seed(seed, s), **spec.bot_params), tally)
+            for s, spec in enumerate(plan.seats)}
+    several = game.players > 1
+    leaders: list[tuple[int, ...]] = [_leaders(game)] if several else []
+    turns = 0
+    last_mover: int | None = None
+    refused = 0
+
+    def moved(mover: int) -> None:
+        nonlocal turns, last_mover
+        if plan.simultaneous or mover != last_mover:
+            turns += 1
+        last_mover = mover
+        if several:
+            leaders.append(_leaders(game))
+
+    if plan.simultaneous:
+        # `scheduler.simulate`'s loop, a step at a time to look at the table after every move.
+        speeds = {s: spec.speed for s, spec in enumerate(plan.seats)}
+        scheduler = Scheduler(game, dict(bots), seed, speeds)
+        while not game.is_over and scheduler.next_time() is not None:
+            before = len(game.history)
+            scheduler.step()
+            if len(game.history) > before:
+                moved(game.history[-1].actor)
+        refused = scheduler.refused
+    else:
+        while not game.is_over:
+            mover = game.current_player
+            game.apply(bots[mover].choose(game))
+            moved(mover)
+    moves = len(game.history)
+    winners = game.winners()
+    lead_changes = comeback = None
+    if several:
+        lead_changes = 0
+        held: int | None = None
+        for tied in leaders[1:]:  # the unique leader after each move; a tie changes nothing
+            if len(tied) == 1:
+                if held is not None and tied[0] != held:
+                    lead_changes += 1
+                held = tied[0]
+        if winners:
+            comeback = not set(winners) & set(leaders[moves // 2])
+    return GameRecord(index, seed, game.players, game.outcome or "unfinished", game.reason,
+                      tuple(winners) if winners is not None else None, tuple(game.scores()), moves, turns,
+                      tally[0], tally[1], tally[2], lead_changes, comeback, refused)
+
+
+def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
+    """Game `index` played by the native backend: the same moves as `play_game`'s random and greedy
+    bots make (the same random draws; where every seat plays at once, on the same clock). Where
+    compiled code stops at an error, the Python backend plays the game instead, and reports the
+    error as it always does."""
+    from ..native import NativeStop, native_backend
+
+    seed = plan.game_seed(index)
+    game = rules.new_game(seed=seed, players=plan.players)
+    native = native_backend(rules)
+    refused = 0
+    try:
+        position = native.start(game)
+        seeds = [seat_seed(seed, s) for s in range(game.players)]
+        kinds = [spec.kind for spec in plan.seats]
+        if plan.simultaneous:  # the Scheduler's clock, seeded with the game's seed
+            decisions, options, choices, refused = native.scheduled_playout(
+                position, seeds, seed, [spec.speed for spec in plan.seats], DEFAULT_JITTER, kinds)
+        else:
+            _, decisions, options, choices = native.playout(position, seeds, kinds)
+        scores = tuple(position.score(p) for p in range(game.players))
+        winners = position.winners()
+    except NativeStop:
+        return _play_python(rules, replace(plan, engine="python"), index)
+    moves = position.moves
+    lead_changes = comeback = None
+    if game.players > 1:
+        lead_changes = int(position.stats[4])
+        if winners:
+            middle = int(position.lead[moves // 2])
+            comeback = not any(middle >> w & 1 for w in winners)
+    return GameRecord(index, seed, game.players, position.outcome or "unfinished", position.reason,
+                      tuple(winners) if winners is not None else None, scores, moves, int(position.stats[3]),
+                      decisions, options, choices, lead_changes, comeback, refused)
+
+
+ENGINES = ("python", "native")
+
+
+def choose_engine(rules: Ruleset, engine: str, seats: Sequence[SeatSpec], note: Callable[[str], None]) -> str:
+    """The engine a run will use: `native` where asked for and able to play it (compiled here, so
+    worker processes find it in the cache), else `python`, with one line to `note` saying why."""
+    if engine not in ENGINES:
+        raise SimulateError(f"engine {engine!r}: choose {' or '.join(ENGINES)}")
+    if engine == "python":
+        return engine
+    from ..native import Unsupported, native_backend
+
+    if any(spec.kind not in ("random", "greedy") or spec.bot_params for spec in seats):
+        note("native engine: it plays random and greedy seats without parameters only; playing with the Python engine")
+        return "python"
+    try:
+        native_backend(rules)
+    except Unsupported as exc:
+        note(f"native engine: not for this ruleset ({exc}); playing with the Python engine")
+        return "python"
+    return engine
+
+
+# -- workers: each compiles the ruleset once ------------------------------------------------
+
+_COMPILED: dict[tuple[str, tuple[tuple[str, str], ...], str, tuple[str, ...]], Ruleset] = {}
+
+
+def _cache_key(plan: Plan) -> tuple[str, tuple[tuple[str, str], ...], str, tuple[str, ...]]:
+    return plan.ruleset, plan.options, plan.stamp, plan.search_path
+
+
+def compiled(plan: Plan) -> Ruleset:
+    """The plan's ruleset with its options, compiled once per process (keyed by the ruleset's
+    path, options and file version)."""
+    key = _cache_key(plan)
+    rules = _COMPILED.get(key)
+    if rules is None:
+        rules = _COMPILED[key] = load_ruleset(plan.ruleset, dict(plan.options), plan.search_path)
+    return rules
+
+
+def _init_worker(plan: Plan) -> None:
+    compiled(plan)
+
+
+def play_batch(plan: Plan, start: int, stop: int) -> list[GameRecord]:
+    """Games `start` to `stop - 1` of the plan (in a worker process, a Ray task or here)."""
+    rules = compiled(plan)
+    return [play_game(rules, plan, index) for index in range(start, stop)]
+
+
+def batches(games: int, jobs: int) -> list[tuple[int, int]]:
+    """The runs of game indexes handed out at once: about four batches per job."""
+    size = max(1, games // (4 * jobs))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def _check_backend(backend: str, jobs: int) -> None:
+    if backend not in BACKENDS:
+        raise SimulateError(f"backend {backend!r}: choose {' or '.join(BACKENDS)}")
+    if jobs < 1:
+        raise SimulateError(f"the number of jobs must be at least 1, not {jobs}")
+
+
+def run_games(plan: Plan, jobs: int = 1, backend: str = "local", address: str | None = None,
+              advance: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Play every game of the plan; the records sorted by game index. `advance(n)` is told as
+    games finish."""
+    _check_backend(backend, jobs)
+    if address is not None and backend != "ray":
+        raise SimulateError("--address names a Ray cluster: give it with --backend ray")
+    step: Callable[[int], None] = advance if advance is not None else (lambda n: None)
+    if backend == "ray":
+        records = _run_ray(plan, jobs, address, step)
+    elif jobs == 1:
+        rules = compiled(plan)
+        records = []
+        for index in range(plan.games):
+            records.append(play_game(rules, plan, index))
+            step(1)
+    else:
+        records = _run_pool(plan, jobs, step)
+    records.sort(key=lambda r: r.index)
+    return records
+
+
+def _run_pool(plan: Plan, jobs: int, step: Callable[[int], None]) -> list[GameRecord]:
+    """The batches on a pool of `jobs` fresh processes, each of which compiles the ruleset once
+    (started with `spawn`: a script that calls this needs the `if __name__ == "__main__":` guard)."""
+    records: list[GameRecord] = []
+    context = multiprocessing.get_context(MP_START_METHOD)
+    work = batches(plan.games, jobs)
+    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=context, initializer=_init_worker,
+                             initargs=(plan,)) as pool:
+        pending: set[Future[list[GameRecord]]] = {pool.submit(play_batch, plan, start, stop)
+                                                  for start, stop in work}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    batch = future.result()
+                    records.extend(batch)
+                    step(len(batch))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return records
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise MissingExtraError("the ray backend needs Ray: pip install 'cardrules[ray]'") from None
+    return ray
+
+
+def _run_ray(plan: Plan, jobs: int, address: str | None, step: Callable[[int], None]) -> list[GameRecord]:
+    ray = import_ray()
+    started = False
+    if not ray.is_initialized():
+        quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+        if address is None:  # a small local Ray for this run only
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            ray.init(num_cpus=jobs, include_dashboard=False, **quiet)
+        else:
+            ray.init(address=address, **quiet)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(play_batch)
+        plan_ref = ray.put(plan)
+        pending = [remote.remote(plan_ref, start, stop) for start, stop in batches(plan.games, jobs)]
+        records: list[GameRecord] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for batch in ray.get(done):
+                records.extend(batch)
+                step(len(batch))
+        return records
+    finally:
+        if started:
+            ray.shutdown()
