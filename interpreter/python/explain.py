@@ -57,7 +57,8 @@ from ..front.parser import (
 )
 
 if TYPE_CHECKING:
-    from .engine import Game, State
+    from .engine import Game
+    from .state import State
     from ..model.ruleset import MoveTemplate, Ruleset
 
 # How many texts of possible moves "did you mean" compares with, and how many it offers.
