@@ -147,7 +147,7 @@ class State:
         """Right after a move's own effects, before the triggers that follow it: note who sees each
         card the move names (`named`) where it lies then. A move's record names a card to the seats
         that saw it before the move or right after it; what a trigger then does with the card is
-        not the move's (engine.Game.record)."""
+        not the move's (results.ResultsAndViews.record)."""
         if not self.named:
             return
         seers: list[frozenset[int | None]] = []
