@@ -21,7 +21,7 @@ import pytest
 from cardrules import load_ruleset
 from cardrules.python import engine
 from cardrules import native
-from cardrules.python.engine import EVERY_SEAT
+from cardrules.python.state import EVERY_SEAT
 from cardrules.native import native_backend
 
 from helpers import FIXTURES, pile_ids

@@ -5,13 +5,15 @@ code into a `RulesetRuntimeError` at its place in the ruleset.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..front.compiler import Span, failing_part
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos
 from ..base.limits import MAX_TRIGGER_PASSES
 from ..front.parser import Node
-from .rules import Effect, Evaluator
+
+if TYPE_CHECKING:
+    from .rules import Effect, Evaluator
 
 
 def _seeing(visibility: tuple[str, ...], owner: tuple[int, ...]) -> Callable[[Any, int, int, int | None], bool]:

@@ -216,7 +216,7 @@ class Ruleset:
         # the solver refuses. None when nothing shuffles during play.
         self.shuffles_in_play: SourcePos | None = None
         # Whether a seat can know a card it does not see (a card passed from an `owner` zone, or
-        # `show`n): the engine then keeps, card by card, who knows it (engine.State.known).
+        # `show`n): the engine then keeps, card by card, who knows it (state.State.known).
         self.tracks_knowledge = False
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None

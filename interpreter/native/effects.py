@@ -30,7 +30,7 @@ class _EffectsBuilder(_ListingBuilder):
         if kind in ("turn_up", "turn_down"):
             card = self.as_type(self.expr(self.parse(path + (kind,)), env), "card").code
             c, face = self.fresh("c"), int(kind == "turn_up")
-            if self.rules.tracks_knowledge:  # who saw it is kept (engine.State.turn)
+            if self.rules.tracks_knowledge:  # who saw it is kept (state.State.turn)
                 return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: turn_card(C, N, U, {c}, {face})"]
             return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {face}"]
         if kind in ("set", "add"):

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tuple[int, int], ...], next_seat: int,
                  direction: int, asking: Any) -> None:
-    """The turn's fields of M as a Python game's state has them (engine.State): the seat to act and
+    """The turn's fields of M as a Python game's state has them (state.State): the seat to act and
     its phase, the seats acting for others, the next seat and the direction, the seats asked to act
     out of turn. (Where every seat plays at once, `act` only adds frames: M keeps their number and
     the first 4.)"""
@@ -247,7 +247,7 @@ class NativeGame:
         return int(self._call("score", self.C, self.N, self.U, self.V, self.O, self.M, player))
 
     def asking(self) -> tuple[int, int, int, tuple[int, ...], int] | None:
-        """The seats asked to act out of turn, as engine.State.asking says them."""
+        """The seats asked to act out of turn, as state.State.asking says them."""
         M = self.M
         if M[ASKING] == 0:
             return None
@@ -259,12 +259,12 @@ class NativeGame:
         return [[int(c) for c in self.C[p, :self.N[p]]] for p in range(len(self.N))]
 
     def faces(self) -> list[int]:
-        """Each card's face, 1 up (as engine.State.up)."""
+        """Each card's face, 1 up (as state.State.up)."""
         return [int(u) for u in self.U[:len(self.native.rules.deck)]]
 
     def known(self) -> list[int] | None:
         """By card, the seats (a bit each) that know it where they cannot see it, as
-        engine.State.known (None where the ruleset keeps no such record)."""
+        state.State.known (None where the ruleset keeps no such record)."""
         if not self.native.rules.tracks_knowledge:
             return None
         return [int(k) for k in self.U[len(self.native.rules.deck) + 1:]]

@@ -115,9 +115,9 @@ def position_key(C, N, U, key):
 '''
 
 
-# Who knows which card (a ruleset that `tracks_knowledge`: engine.State.known): U[KN + card] is the
+# Who knows which card (a ruleset that `tracks_knowledge`: state.State.known): U[KN + card] is the
 # bit mask of the seats that know the card where they cannot see it. Moving cards keeps it as
-# engine.State.move_cards does; `forget` is a draw of chance's (engine.State._rearrange).
+# state.State.move_cards does; `forget` is a draw of chance's (state.State._rearrange).
 _KNOWLEDGE = '''
 from cardrules.native.runtime import move_cards as move_cards_unseen
 
@@ -228,7 +228,7 @@ def set_seen(SEEN, seen, PICKED, k):
 '''
 
 
-# `end.repeat` (engine.Game._position_key): every position a game reaches is counted, in a store
+# `end.repeat` (game_end.GameEnd._position_key): every position a game reaches is counted, in a store
 # kept in KEY after the cycle's scratch key (KEY[:NC]), so that the compiled functions' arguments
 # stay as they are; a KEY of NC words keeps no store and counts nothing (a greedy bot's trial copy,
 # which forgets the positions seen as Game.determinize does: one position counted once there can

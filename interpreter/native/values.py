@@ -35,7 +35,7 @@ LOOPED = {"piles": "pile", "range": "int", "seats": "int", **LISTS}  # what a lo
 # 14 and 15 whether the move being applied used `act` or `end_turn`, 16-23 the (seat, phase) pairs
 # to return to after `act`, 24 how many; 26 the seat `turn_to` chose for the next turn (-1: none),
 # 27 the direction of the turns (1, or -1 once `reverse`d); 28-35 while seats are asked to act
-# out of turn (`out_of_turn`; engine.State.asking): 1 (else 0), the seat, phase and `turn_to` seat
+# out of turn (`out_of_turn`; state.State.asking): 1 (else 0), the seat, phase and `turn_to` seat
 # of the turn that goes on afterwards, the seat the asking goes round from and its direction, how
 # many seats of the round have been asked, the move (template; -1: the deal) they are asked after;
 # 36 the seed of the draws of chance after the deal (in 64 bits), 37 how many have been made.

@@ -1,30 +1,41 @@
-"""Stage 6: run games. `Game` holds a mutable `State` over a shared, compiled `Ruleset`.
+"""Stage 6: run games. `Game` holds a mutable `State` (python/state.py) over a shared, compiled `Ruleset`.
 
 The API follows the usual agent vocabulary: current player, legal moves, apply,
 undo, clone, a view per seat, is over, scores. Piles are lists of card ids that
 are never changed in place (a change replaces the list), so a clone copies only
 the outer lists and an undo entry keeps the old list. Every change goes through
 the `State` methods, which write an undo journal.
+
+`Game` joins the parts of a game, each in its module over `GameCore` (python/game_core.py):
+its legal moves (legal_moves.py), the turn order (turns.py), repetitions, cycles and the end
+(game_end.py), moves as numbers and text and observations for agents (agent_interface.py),
+results, records and views (results.py). Here are the setup and the life of a move: listing
+with the generated enumerators, apply, the end conditions, undo and clone, and `explain`, which
+report a failing rule where it is written (`runtime_error`) and so stay beside the ruleset's
+builder (the import cycle docs/design.md names).
 """
 
 from __future__ import annotations
 
 import hashlib
-import numbers
 import random
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..base.errors import ArgumentError, IllegalMoveError, SetupError, SourcePos, printable, unknown
+from ..base.errors import IllegalMoveError, SetupError, SourcePos
 from ..front.compiler import StepLimitError
-from ..model.chance import chance_stream
-from .movegen import remember
-from .moves import BLIND, Lineage, Move  # (Move is public here too: cardrules.Move)
-from ..model.observation import information_state_string, observation_string
 from ..model.persisted import value_problem
 from ..model.closures import runtime_error
-from ..model.rules import CycleRule, MoveTemplate, Ruleset
+from ..model.rules import Ruleset
+from .agent_interface import AgentInterface
+from .game_core import as_whole, is_whole, move_text, not_a_move, shown_value
+from .game_end import GameEnd
+from .legal_moves import LegalMoves
+from .moves import BLIND, Lineage, Move  # (Move is public here too: cardrules.Move)
+from .results import ResultsAndViews
+from .state import State
+from .turns import TurnOrder
 
 if TYPE_CHECKING:
     from .explanation import Explanation
@@ -33,13 +44,6 @@ if TYPE_CHECKING:
 # Whether a move runs its template's generated apply function and the end conditions their generated
 # check (python/applygen.py) where they have them; tests switch it off to compare with the closures.
 WRITTEN_OUT = True
-
-# `State.known` of a card every seat knows: it lay where every seat saw it before it went out of sight
-# (a trick gathered face down). Every seat's bit is set in it (`mask >> seat & 1` is 1 for any seat).
-EVERY_SEAT = -1
-
-# The positions a cycle keeps once one of them offered another move (`Game._track_cycle`).
-_NOTHING_KEPT: frozenset[Any] = frozenset()
 
 
 def _lister_of(game: Game) -> Callable[[], list[str]]:
@@ -55,308 +59,6 @@ def _lister_of(game: Game) -> Callable[[], list[str]]:
     return lister
 
 
-# Seats asked to act out of turn (`State.asking`): the turn's seat, phase and `turn_to` seat, the
-# seats still to ask, the move they are asked after.
-Asking = tuple[int, int, int, tuple[int, ...], int]
-
-
-class State:
-    """The mutable part of a game. Every mutation is journaled for undo."""
-
-    __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
-                 "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction", "chance",
-                 "shuffles", "known", "sees", "owners", "asking", "named", "named_seers")
-
-    def __init__(self, rules: Ruleset, players: int) -> None:
-        self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
-        self.up = bytearray(len(rules.deck))
-        self.vars: list[Any] = [0] * rules.var_count
-        self.current = 0
-        self.phase = 0  # index into the ruleset's turn phases (0 when it has none)
-        self.frames: tuple[tuple[int, int], ...] = ()  # (seat, phase) to return to after an `act`
-        self.next_seat = -1  # the seat that takes the next turn (`turn_to`), -1: the next in order
-        self.direction = 1   # the order of the turns: 1 up the seats, -1 down them (`reverse`)
-        # While seats are asked to act out of turn (`out_of_turn`): the seat, phase and `turn_to`
-        # seat (-1: none) of the turn that goes on afterwards, the seats still to ask, and the move
-        # (template index; -1: the deal) after which they are asked. Else None.
-        self.asking: Asking | None = None
-        self.chance = 0      # the seed of the shuffles made after the deal (`shuffle`)
-        self.shuffles = 0    # how many of them have been made: the next one's place in that seed's stream
-        # By card, the seats (a bit each) that know it where they could not see it: shown to them
-        # (`show`), or seen by them before it moved out of their sight (a card passed face down;
-        # a card every seat saw, as a trick gathered face down: `EVERY_SEAT`).
-        # None where nothing can be known so (no `owner` zone, no `show`).
-        self.known: list[int] | None = [0] * len(rules.deck) if rules.tracks_knowledge else None
-        # The cards the move under way names (`take: any`), and who could see each of them right after
-        # the move's own effects, before the triggers that follow it (`note_named_seers`; `Game.record`).
-        self.named: tuple[int, ...] = ()
-        self.named_seers: list[frozenset[int | None]] | None = None
-        self.sees = rules.sees
-        self.owners = rules.pile_owner
-        self.over = False
-        self.outcome: str | None = None
-        self.reason = ""
-        self.winners: tuple[int, ...] | None = None  # named by the end condition that ended the game
-        self.journal: list[tuple[Any, ...]] = []
-        self.marks: list[int] = []
-        self.deck_order: list[int] = []
-        self.players = players
-        # `legal_moves()` in expressions: the names of the legal moves now (set by the Game).
-        self.lister: Any = lambda: []
-
-    def copy(self) -> "State":
-        other = State.__new__(State)
-        other.piles = list(self.piles)
-        other.up = bytearray(self.up)
-        other.vars = list(self.vars)
-        other.current = self.current
-        other.phase = self.phase
-        other.frames = self.frames
-        other.next_seat, other.direction = self.next_seat, self.direction
-        other.asking = self.asking
-        other.chance, other.shuffles = self.chance, self.shuffles
-        other.known = list(self.known) if self.known is not None else None
-        other.sees, other.owners = self.sees, self.owners
-        other.named, other.named_seers = (), None
-        other.over = self.over
-        other.outcome = self.outcome
-        other.reason = self.reason
-        other.winners = self.winners
-        other.journal = list(self.journal)
-        other.marks = list(self.marks)
-        other.deck_order = self.deck_order
-        other.players = self.players
-        other.lister = self.lister  # the Game that copies a state points it at itself
-        return other
-
-    # -- mutations ------------------------------------------------------------------------
-
-    def move_cards(self, src: int, dst: int, n: int, flip: bool = False, face: bool | None = None,
-                   bottom: bool = False) -> None:
-        if n <= 0:
-            return
-        piles = self.piles
-        old_src, old_dst = piles[src], piles[dst]
-        if n > len(old_src):
-            n = len(old_src)
-        moved = old_src[-n:]
-        known = self.known
-        if known is not None:  # who may know each card as it leaves, seeing it only privately
-            knowers = [self.private_seers(card, src) for card in moved]
-        if flip:
-            moved.reverse()
-            for card in moved:
-                self.set_face(card, not self.up[card])
-        if face is not None:
-            for card in moved:
-                if self.up[card] != face:
-                    self.set_face(card, face)
-        self.journal.append(("piles", src, old_src, dst, old_dst))
-        piles[src] = old_src[:-n]
-        under = piles[src] if src == dst else old_dst
-        piles[dst] = moved + under if bottom else under + moved
-        if known is not None:
-            for card, mask in zip(moved[::-1] if flip else moved, knowers):
-                # A card every seat sees now needs no one's memory; else its knowers keep knowing it.
-                if mask:
-                    self.set_known(card, 0 if self.sees(self, card, dst, None) else mask)
-
-    def private_seers(self, card: int, pile: int) -> int:
-        """The seats (a bit each) that see `card` on `pile`, who go on knowing it wherever it goes:
-        `EVERY_SEAT` if every seat does. Besides the seats that know it, only a pile's owner can
-        (`owner` visibility: model/ruleset.py)."""
-        sees = self.sees
-        if sees(self, card, pile, None):
-            return EVERY_SEAT
-        mask = self.known[card]  # type: ignore[index]
-        owner = self.owners[pile]
-        if owner >= 0 and not mask >> owner & 1 and sees(self, card, pile, owner):
-            mask |= 1 << owner
-        return mask
-
-    def set_known(self, card: int, mask: int) -> None:
-        known = self.known
-        assert known is not None
-        if known[card] != mask:
-            self.journal.append(("known", card, known[card]))
-            known[card] = mask
-
-    def note_named_seers(self) -> None:
-        """Right after a move's own effects, before the triggers that follow it: note who sees each
-        card the move names (`named`) where it lies then. A move's record names a card to the seats
-        that saw it before the move or right after it; what a trigger then does with the card is
-        not the move's (engine.Game.record)."""
-        if not self.named:
-            return
-        seers: list[frozenset[int | None]] = []
-        for card in self.named:
-            for pile, cards in enumerate(self.piles):
-                if card in cards:
-                    seers.append(frozenset(seat for seat in (None, *range(self.players))
-                                           if self.sees(self, card, pile, seat)))
-                    break
-            else:  # pragma: no cover - a card is always on some pile
-                seers.append(frozenset())
-        self.named_seers = seers
-
-    def lift(self, pile: int, depth: int) -> None:
-        """Bring the card `depth` from the top of a pile to its top (the others keep their order)."""
-        old = self.piles[pile]
-        index = len(old) - depth
-        self.journal.append(("piles", pile, old, pile, old))
-        self.piles[pile] = old[:index] + old[index + 1:] + [old[index]]
-
-    def bring_up(self, pile: int, pick: int | tuple[int, ...]) -> None:
-        """Bring a `take: any` move's card (or cards, in order: the last on top) to a pile's top."""
-        for card in pick if isinstance(pick, tuple) else (pick,):
-            cards = self.piles[pile]
-            self.lift(pile, len(cards) - cards.index(card))
-
-    def shuffle(self, pile: int) -> None:
-        """Put a pile's cards in a random order (faces as they lie), the game's next shuffle: it
-        depends only on the game's `chance` seed and on how many shuffles came before it."""
-        cards = list(self.piles[pile])
-        self._draw().shuffle(cards)
-        self._rearrange(pile, cards, cards)  # nobody knows where a card went in a shuffled pile
-
-    def bury(self, pile: int, n: int) -> None:
-        """Put the top `n` cards of a pile, together and in their order, at a random place in it:
-        under any number of the other cards, from none to all, alike likely. Like a shuffle, the
-        game's next draw of chance; the cards' whereabouts in the pile are then known to nobody."""
-        old = self.piles[pile]
-        n = min(n, len(old))
-        if n <= 0:
-            return
-        rest, packet = old[:len(old) - n], old[len(old) - n:]
-        at = self._draw().randint(0, len(rest))
-        self._rearrange(pile, rest[:at] + packet + rest[at:], packet)
-
-    def _draw(self) -> random.Random:
-        """The game's next draw of chance after the deal (a shuffle, a random place): it depends only
-        on the `chance` seed and on how many draws came before it."""
-        rng = chance_stream(self.chance, self.shuffles)
-        self.journal.append(("shuffles", self.shuffles))
-        self.shuffles += 1
-        return rng
-
-    def _rearrange(self, pile: int, cards: list[int], forgotten: list[int]) -> None:
-        """Lay a pile's cards in a new order drawn by chance; who knew the `forgotten` ones no longer
-        knows where they lie."""
-        self.journal.append(("piles", pile, self.piles[pile], pile, self.piles[pile]))
-        self.piles[pile] = cards
-        if self.known is not None:
-            for card in forgotten:
-                self.set_known(card, 0)
-
-    def turn(self, card: int, up: bool) -> None:
-        """Turn a card face up or down where it lies (`turn_up`, `turn_down`); as a card moved out
-        of sight (`move_cards`), a card turned out of the sight of seats that saw it stays known to them."""
-        known = self.known
-        if known is None:
-            self.set_face(card, up)
-            return
-        pile = next(p for p, cards in enumerate(self.piles) if card in cards)
-        mask = self.private_seers(card, pile)
-        self.set_face(card, up)
-        if mask:
-            self.set_known(card, 0 if self.sees(self, card, pile, None) else mask)
-
-    def set_face(self, card: int, up: bool) -> None:
-        self.journal.append(("up", card, self.up[card]))
-        self.up[card] = up
-
-    def set_frames(self, frames: tuple[tuple[int, int], ...]) -> None:
-        self.journal.append(("frames", self.frames))
-        self.frames = frames
-
-    def set_turn_order(self, next_seat: int, direction: int) -> None:
-        """Say who takes the next turn (-1: the next seat in order) and which way the order runs."""
-        self.journal.append(("turn", self.next_seat, self.direction))
-        self.next_seat, self.direction = next_seat, direction
-
-    def set_asking(self, asking: Asking | None) -> None:
-        self.journal.append(("asking", self.asking))
-        self.asking = asking
-
-    def set_var(self, slot: int, value: Any) -> None:
-        self.journal.append(("var", slot, self.vars[slot]))
-        self.vars[slot] = value
-
-    def end(self, outcome: str, reason: str, winners: tuple[int, ...] | None = None) -> None:
-        if not self.over:
-            self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason, self.winners))
-            self.over, self.outcome, self.reason, self.winners = True, outcome, reason, winners
-
-    def set_current(self, player: int, phase: int = 0) -> None:
-        """Give the turn (and its phase) to a seat."""
-        self.journal.append(("meta", self.current, self.phase, self.over, self.outcome, self.reason, self.winners))
-        self.current, self.phase = player, phase
-
-    def place_deck(self, pile: int) -> None:
-        self.piles[pile] = list(reversed(self.deck_order)) + self.piles[pile]
-        for card in self.deck_order:
-            self.up[card] = 0
-
-    def undo_to(self, mark: int) -> None:
-        journal = self.journal
-        while len(journal) > mark:
-            entry = journal.pop()
-            kind = entry[0]
-            if kind == "piles":
-                _, src, old_src, dst, old_dst = entry
-                self.piles[dst] = old_dst
-                self.piles[src] = old_src
-            elif kind == "up":
-                self.up[entry[1]] = entry[2]
-            elif kind == "var":
-                self.vars[entry[1]] = entry[2]
-            elif kind == "frames":
-                self.frames = entry[1]
-            elif kind == "turn":
-                self.next_seat, self.direction = entry[1], entry[2]
-            elif kind == "asking":
-                self.asking = entry[1]
-            elif kind == "shuffles":
-                self.shuffles = entry[1]
-            elif kind == "known":
-                self.known[entry[1]] = entry[2]  # type: ignore[index]
-            else:
-                _, self.current, self.phase, self.over, self.outcome, self.reason, self.winners = entry
-
-
-def _as_whole(value: Any) -> int | None:
-    """`value` as a whole number if it is one: an int, or an integer of numpy (or any other
-    `numbers.Integral`, as agents pass them); None for anything else, true/false included."""
-    if isinstance(value, int):
-        return None if isinstance(value, bool) else value
-    return int(value) if isinstance(value, numbers.Integral) else None
-
-
-def _whole(value: Any) -> bool:
-    return _as_whole(value) is not None
-
-
-def _shown(value: Any) -> str:
-    """A value given where another was expected, as an error message quotes it: short and printable."""
-    text = printable(repr(value))
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _move_text(move: Move) -> str:
-    """A move's text, or (for a move built by hand whose fields name nothing) its fields."""
-    try:
-        return move.text()
-    except (IndexError, KeyError, TypeError, AttributeError, ValueError):
-        return repr(move)
-
-
-def _not_a_move(value: Any) -> str:
-    """What `Game.apply` says when given something other than a `Move`."""
-    if isinstance(value, str):
-        return f"apply takes a Move, not the text {_shown(value)}: use game.apply(game.parse_move({_shown(value)}))"
-    return f"apply takes a Move (one of game.legal_moves()), not {_shown(value)}"
-
-
 def _written_at(rules: Ruleset, path: tuple[Any, ...]) -> SourcePos | None:
     """Where a part of the ruleset is written (None for a ruleset not built from a file)."""
     return rules.front_end.doc.pos(path) if rules.front_end is not None else None
@@ -364,35 +66,35 @@ def _written_at(rules: Ruleset, path: tuple[Any, ...]) -> SourcePos | None:
 
 def _check_setup(seed: Any, deal: Any, players: Any, persisted: Any, max_moves: Any) -> None:
     """Refuse, with a `SetupError` that says what is expected, arguments a game cannot start from."""
-    if seed is not None and not _whole(seed):
-        raise SetupError(f"a seed is a whole number, not {_shown(seed)}")
-    if players is not None and not _whole(players):
-        raise SetupError(f"players is a whole number of seats, not {_shown(players)}")
+    if seed is not None and not is_whole(seed):
+        raise SetupError(f"a seed is a whole number, not {shown_value(seed)}")
+    if players is not None and not is_whole(players):
+        raise SetupError(f"players is a whole number of seats, not {shown_value(players)}")
     if deal is not None:
         if not isinstance(deal, (str, list, tuple)):
             raise SetupError(f"a deal is a text of card codes or a list of card codes (top of the deck first), "
-                             f"not {_shown(deal)}")
+                             f"not {shown_value(deal)}")
         if not isinstance(deal, str):
             for code in deal:
                 if not isinstance(code, str):
-                    raise SetupError(f"a deal lists card codes (strings such as 'AS'), not {_shown(code)}")
+                    raise SetupError(f"a deal lists card codes (strings such as 'AS'), not {shown_value(code)}")
     if persisted is not None and not isinstance(persisted, dict):
-        raise SetupError(f"persisted values are a dict by variable name, not {_shown(persisted)}")
-    if max_moves is not None and not (_whole(max_moves) and max_moves >= 0):
-        raise SetupError(f"max_moves is a whole number of moves, 0 or more, not {_shown(max_moves)}")
+        raise SetupError(f"persisted values are a dict by variable name, not {shown_value(persisted)}")
+    if max_moves is not None and not (is_whole(max_moves) and max_moves >= 0):
+        raise SetupError(f"max_moves is a whole number of moves, 0 or more, not {shown_value(max_moves)}")
 
 
-class Game:
+class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
     """One game of a ruleset: start it from a seed or an explicit deal, then apply moves."""
 
     def __init__(self, rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
                  players: int | None = None, persisted: dict[str, Any] | None = None,
                  max_moves: int | None = None) -> None:
         _check_setup(seed, deal, players, persisted, max_moves)
-        seed, players, max_moves = (_as_whole(value) for value in (seed, players, max_moves))  # numpy ints as ints
+        seed, players, max_moves = (as_whole(value) for value in (seed, players, max_moves))  # numpy ints as ints
         self.rules = rules
         rules.meter.reset()  # the setup's steps (limits.MAX_STEPS), as every unit of work below
-        self.lineage = Lineage(rules)  # shared by clones: the moves of this game carry it
+        self.lineage = Lineage(rules)
         self.max_moves = max_moves if max_moves is not None else rules.max_moves
         self.players = players if players is not None else rules.default_players
         if not rules.min_players <= self.players <= rules.max_players:
@@ -414,20 +116,14 @@ class Game:
         self.state.chance = seed if seed is not None else int.from_bytes(
             hashlib.sha256(" ".join(deck.codes[c] for c in order).encode()).digest()[:8], "big")
         self.state.lister = _lister_of(self)
-        # The moves listed for `legal_moves()` in the current state (keyed by `_listing_key`), which
-        # the engine's own listing takes over; cleared when a move starts or is taken back.
-        self._listed: tuple[Any, list[Move]] | None = None
-        self.history: list[Move] = []
-        # By history index, for moves that name a card (`take: any`) not every seat may know: the seats
-        # (None: a spectator) that could see that card before or right after the move (`record`).
-        self._knowers: dict[int, frozenset[int | None]] = {}
-        self._legal: list[Move] | None = None  # the moves of the seat to act
-        self._seat_legal: dict[int, list[Move]] = {}  # a simultaneous game's other seats' moves
-        self._numbered: tuple[list[Move], list[int]] | None = None  # a listing and its action numbers
-        # The texts of the moves made (`record`), by the move (its fields): a view holds the record
-        # of every move, which would otherwise be written out anew for every view (movegen.MAX_KNOWN).
-        # Shared with clones, not with determinized copies (it holds texts naming hidden cards).
-        self._texts: dict[Move, str] = {}
+        # (GameCore, python/game_core.py, declares and describes each attribute.)
+        self._listed = None
+        self.history = []
+        self._knowers = {}
+        self._legal = None
+        self._seat_legal = {}
+        self._numbered = None
+        self._texts = {}
         S = self.state
         for variable in rules.variables.values():
             count = self.players if variable.per_player else 1
@@ -446,7 +142,7 @@ class Game:
                     elif isinstance(saved, list) and p < len(saved):
                         value = saved[p]
                 S.vars[variable.slot + p] = value
-        self.persisted_start = self.persistent_values()  # before setup: what the game's change is measured from
+        self.persisted_start = self.persistent_values()  # before setup
         env = {"player": 0}
         try:
             for effect in rules.setup:
@@ -475,153 +171,13 @@ class Game:
             self._ask_out_of_turn((S.current - S.direction) % self.players, -1)
         S.journal.clear()
         self._listed = None  # keyed by the journal's length, which starts again here
-        # With `end.repeat`: how often each position has occurred, and the key after each move.
-        self._seen: dict[Any, int] = {}
-        self._keys: list[Any] = []
-        # With `end.cycle`: the cycle under way (the positions it went through since any other move,
-        # and whether any of them offered another move), or None; its first position, noted when a
-        # move of the cycle starts one; and (for undo) the value before each settled move, with the
-        # history length it was made at.
-        self._cycle: tuple[frozenset[Any], bool] | None = None
-        self._cycle_begin: tuple[Any, bool] | None = None
-        self._cycle_stack: list[tuple[int, tuple[frozenset[Any], bool] | None]] = []
+        self._seen = {}  # `end.repeat`
+        self._keys = []
+        self._cycle = None  # `end.cycle`
+        self._cycle_begin = None
+        self._cycle_stack = []
         self._count_position()
         self._after_change()
-
-    @property
-    def deal_order(self) -> list[str]:
-        """The deck as dealt: card codes, top of the deck first (a deal file of this game)."""
-        return [self.rules.deck.codes[c] for c in self.state.deck_order]
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act: the seat whose turn it is, or a seat asked to act out of turn."""
-        return self.state.current
-
-    @property
-    def turn_player(self) -> int:
-        """The seat whose turn it is: `current_player`, but while a seat is asked to act out of turn
-        (`out_of_turn`), the seat whose turn goes on afterwards."""
-        S = self.state
-        return S.asking[0] if S.asking is not None else S.current
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.over
-
-    @property
-    def outcome(self) -> str | None:
-        return self.state.outcome
-
-    @property
-    def reason(self) -> str:
-        return self.state.reason
-
-    def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """The legal moves of the seat to act, or of `seat`. In a turn-based game a seat that is not
-        to act has none; in a simultaneous game every seat has its own at any moment."""
-        S = self.state
-        if seat is None or seat == S.current:
-            if self._legal is None:
-                self._legal = self._enumerate()
-            return list(self._legal)
-        seat = self._check_seat(seat)
-        if not self.rules.simultaneous:
-            return []
-        if seat not in self._seat_legal:
-            saved, S.current = S.current, seat  # enumerators read the acting seat from the state
-            try:
-                self._seat_legal[seat] = self._enumerate()
-            finally:
-                S.current = saved
-        return list(self._seat_legal[seat])
-
-    def is_safe(self, move: Move) -> bool:
-        """Does the move's template declare it safe here (`safe:`): a move that can never hurt, which
-        a solver plays without trying the others?"""
-        safe = self.rules.moves[move.template].safe
-        if safe is None:
-            return False
-        pick = self._blind_card(move.src) if move.pick == BLIND else move.pick
-        env = self._move_env(move, pick)
-        self.rules.meter.reset()
-        return bool(safe(self.state, env))
-
-    def _move_env(self, move: Move, pick: int | tuple[int, ...] | None) -> dict[str, Any]:
-        """The names a move's own expressions see (`when`, `do`, `safe`), as the move stands now."""
-        S = self.state
-        template = self.rules.moves[move.template]
-        pile = S.piles[move.src] if move.src >= 0 else []
-        cards = list(pick) if isinstance(pick, tuple) else [pick] if pick is not None else \
-            (pile[len(pile) - move.count:] if move.count else [])
-        env = {"src": move.src, "dst": move.dst, "n": move.count, "cards": cards,
-               "card": cards[0] if cards else None, "player": S.current, "move": template.name,
-               "pick": pick, "target": move.seat}
-        if template.choices:  # `choose`: the value named, by its index
-            env[template.choice_name] = template.choices[move.seat]
-        return env
-
-    def focus(self, seat: int) -> None:
-        """In a simultaneous game: make `seat` the one that `current_player` and `legal_moves()`
-        mean (the seat about to decide). Not a move: nothing is recorded."""
-        S = self.state
-        index = _as_whole(seat)
-        if index is None or not 0 <= index < self.players:
-            raise IllegalMoveError(f"there is no seat {index + 1 if index is not None else _shown(seat)}: focus "
-                                   f"takes a seat index, 0-{self.players - 1}")
-        seat = index
-        if not self.rules.simultaneous or seat == S.current:
-            return
-        if self._legal is not None:
-            self._seat_legal[S.current] = self._legal
-        S.current = seat
-        self._legal = self._seat_legal.pop(seat, None)
-
-    def _enumerate(self) -> list[Move]:
-        S = self.state
-        listed, self._listed = self._listed, None
-        if S.over:
-            return []
-        rules = self.rules
-        if listed is not None and self._still_listed(listed[0]):  # listed for `legal_moves()`, still true
-            out = list(listed[1])
-        else:
-            out = []
-            self._generate(out)
-        if rules.simultaneous:
-            for move in out:
-                move.actor = self.state.current
-        return out
-
-    def _listing_key(self) -> tuple[int, int, int, bool]:
-        """Where a listing was made: the journal's length, the seat and phase to act, the end."""
-        S = self.state
-        return len(S.journal), S.current, S.phase, S.over
-
-    def _still_listed(self, key: tuple[int, int, int, bool]) -> bool:
-        """Are the moves listed at `key` (within this move) still the legal ones? Yes if since then
-        only variables the listing does not read have changed."""
-        S = self.state
-        length, current, phase, over = key
-        if (current, phase, over) != (S.current, S.phase, S.over) or len(S.journal) < length:
-            return False
-        reads = self.rules.listing_reads
-        return all(entry[0] == "var" and reads is not None and entry[1] not in reads
-                   for entry in S.journal[length:])
-
-    def _legal_names(self) -> list[str]:
-        """`legal_moves()` in a ruleset's expressions: the names of the moves the seat to act may make
-        now, one per legal move. The listing is kept for the engine's own, if nothing changes between."""
-        S = self.state
-        if self._listed is not None and self._still_listed(self._listed[0]):
-            moves = self._listed[1]
-        else:
-            moves = []
-            if not S.over:
-                self._generate(moves, reset=False)  # within the unit of work (and its steps) that asks
-            self._listed = (self._listing_key(), moves)
-        names = self.rules.move_names
-        return [names[move.template] for move in moves]
 
     def _generate(self, out: list[Move], reset: bool = True) -> None:
         """Append the legal moves of the seat to act (the moves carry this game's lineage). A rule
@@ -653,7 +209,7 @@ class Game:
         The move must come from this game's `legal_moves()` (or from a `clone` or `determinize`d
         copy's); a move of another game, or of another ruleset, is refused."""
         if not isinstance(move, Move):
-            raise IllegalMoveError(_not_a_move(move))
+            raise IllegalMoveError(not_a_move(move))
         rules = self.rules
         legal = self._legal
         if rules.plain_turns and legal is not None and move.pick is None and not move.selection and WRITTEN_OUT:
@@ -667,7 +223,7 @@ class Game:
         S = self.state
         simultaneous = rules.simultaneous and move.actor >= 0
         if simultaneous and move.actor >= self.players:
-            raise IllegalMoveError(f"{_move_text(move)} is made by seat index {move.actor}, which this game has not")
+            raise IllegalMoveError(f"{move_text(move)} is made by seat index {move.actor}, which this game has not")
         legal = self.legal_moves(move.actor) if simultaneous else \
             self._legal if self._legal is not None else self.legal_moves()
         for candidate in legal:
@@ -678,7 +234,7 @@ class Game:
             if origin is not self.lineage and origin is not rules:
                 raise IllegalMoveError(self._foreign(move))
             if move not in legal:
-                raise IllegalMoveError(self._malformed(move) or f"{_move_text(move)} is not a legal move now")
+                raise IllegalMoveError(self._malformed(move) or f"{move_text(move)} is not a legal move now")
         template = rules.moves[move.template]
         mark = self._begin_move(move, legal)
         if simultaneous and S.current != move.actor:
@@ -789,217 +345,6 @@ class Game:
             self._take_back_failed(mark)
             raise
 
-    def _blind_card(self, pile: int) -> int:
-        """The card a blind pick (`BLIND`) from `pile` takes: the topmost the seat to act cannot see."""
-        S = self.state
-        for card in reversed(S.piles[pile]):
-            if not self.visible(card, pile, S.current):
-                return card
-        raise IllegalMoveError(f"{self.rules.pile_names[pile]} has no card hidden from seat {S.current + 1}")
-
-    def _named_seers(self, pick: int | tuple[int, ...] | None, pile: int) -> list[frozenset[int | None]] | None:
-        """Who sees each card a move names (`take: any`) on `pile` (None: a spectator); None when
-        the move names no card."""
-        if pick is None:
-            return None
-        return [self.seers(card, pile) for card in (pick if isinstance(pick, tuple) else (pick,))]
-
-    def _note_knowers(self, move: Move, knew: list[frozenset[int | None]],
-                      after: list[frozenset[int | None]] | None) -> None:
-        """After a move that names cards: keep who may know them (`record`) unless every seat may:
-        those who, for every card named, saw it before the move or right after its own effects
-        (`after`, noted by `State.note_named_seers` before the triggers that follow the move)."""
-        S = self.state
-        S.named, S.named_seers = (), None
-        assert after is not None, "every way of applying a move notes them after its effects"
-        knowers: frozenset[int | None] | None = None
-        for before, seen in zip(knew, after):
-            both = before | seen
-            knowers = both if knowers is None else knowers & both
-        if knowers is not None and None not in knowers:  # a spectator sees only what every seat sees
-            self._knowers[len(self.history) - 1] = knowers
-
-    def _foreign(self, move: Move) -> str:
-        """Why a move offered by another game (or built on another ruleset) is refused."""
-        origin = move.origin
-        rules = origin.rules if isinstance(origin, Lineage) else origin
-        if rules is self.rules:
-            return f"{_move_text(move)} is a move of another game of {self.rules.name}, not of this one"
-        name = getattr(rules, "name", None)
-        if name == self.rules.name:
-            where = f"of another ruleset named {name} (loaded apart, or with other options)"
-        else:
-            where = f"of {name}" if isinstance(name, str) else f"made on {type(rules).__name__}"
-        return f"{_move_text(move)} is a move {where}, not of this game of {self.rules.name}"
-
-    def _malformed(self, move: Move) -> str | None:
-        """What is wrong with the fields of a move built by hand, if they name nothing in this game."""
-        rules = self.rules
-        if not _whole(move.template) or not 0 <= move.template < len(rules.moves):
-            return (f"a move's template is an index into the ruleset's moves, 0-{len(rules.moves) - 1}, "
-                    f"not {_shown(move.template)}")
-        for field, value in (("src", move.src), ("dst", move.dst)):
-            if not _whole(value) or not -1 <= value < rules.pile_count:
-                return f"a move's {field} is a pile index, 0-{rules.pile_count - 1} (-1: none), not {_shown(value)}"
-        if not _whole(move.count) or move.count < 0:
-            return f"a move's count is a number of cards, 0 or more, not {_shown(move.count)}"
-        picked: tuple[Any, ...] = move.pick if isinstance(move.pick, tuple) and move.pick else (move.pick,)
-        if move.pick not in (None, BLIND) and not all(_whole(c) and 0 <= c < len(rules.deck) for c in picked):
-            return (f"a move's pick is a card index, 0-{len(rules.deck) - 1} (or a tuple of them), "
-                    f"not {_shown(move.pick)}")
-        return None
-
-    def _check_seat(self, seat: Any, what: str = "seat") -> int:
-        """A seat index this game has, as an int (a numpy integer is taken); else an `ArgumentError`
-        saying which seats it has."""
-        index = _as_whole(seat)
-        if index is None or not 0 <= index < self.players:
-            raise ArgumentError(f"{what} must be a seat index, 0-{self.players - 1} in this game of "
-                                f"{self.players} seat{'s' if self.players > 1 else ''} (0 is seat 1), "
-                                f"not {_shown(seat)}")
-        return index
-
-    def _advance_turn(self, end_turn: bool) -> None:
-        """After a move: the turn's next phase, or (after the last, or `end_turn`) the next seat's turn."""
-        S = self.state
-        if S.frames:  # a seat acted for another (`act`): back to that one, then on from its phase
-            seat, phase = S.frames[-1]
-            S.set_frames(S.frames[:-1])
-            S.set_current(seat, phase)
-            end_turn = False
-        self._next_phase(end_turn)
-        self._skip_optional_phases()
-
-    def _next_phase(self, end_turn: bool) -> None:
-        """The turn's next phase (interrupt phases are entered only by `act`), or the next turn."""
-        rules, S = self.rules, self.state
-        following = S.phase + 1
-        while following in rules.interrupt_phases:
-            following += 1
-        if rules.phases and not end_turn and following < len(rules.phases):
-            S.set_current(S.current, following)
-            return
-        first = rules.first_phase
-        if rules.rotation:
-            following = S.next_seat
-            if following >= 0:  # `turn_to` chose the seat
-                S.set_turn_order(-1, S.direction)
-            else:
-                following = (S.current + S.direction) % self.players
-            S.set_current(following, first)
-        elif rules.phases:
-            S.set_current(S.current, first)
-
-    # -- acting out of turn (`out_of_turn`) ---------------------------------------------------------
-    #
-    # After each move the seats are asked in turn order, from the one after the seat that moved
-    # (that seat last): those that may make a move out of turn now, or, where that could tell
-    # a hidden card (`Ruleset.asks_everyone`), every seat. The seat asked has those moves and
-    # `pass`; a pass asks the next; any other move ends the asking, the turn goes on where it was
-    # (or the seat its `turn_to` names starts a turn), and the seats are asked again after it.
-    # A move out of turn made in the seat's own turn is no turn's move either: the turn goes on.
-
-    def _ask_out_of_turn(self, mover: int, after: int) -> None:
-        S = self.state
-        if after not in self.rules.opens_asking:
-            return
-        seats = tuple((mover + S.direction * i) % self.players for i in range(1, self.players + 1))
-        self._ask(seats, (S.current, S.phase, S.next_seat, (), after))
-
-    def _ask(self, seats: tuple[int, ...], asking: Asking) -> None:
-        """Give the move to the first of `seats` to be asked, or, if none is, back to the turn."""
-        S = self.state
-        resume, phase, chosen, _, after = asking
-        for i, seat in enumerate(seats):
-            if self.rules.asks_everyone or self._may_act_out_of_turn(seat, asking):
-                if S.next_seat >= 0:  # kept aside, so that a `turn_to` of the answer can be told from it
-                    S.set_turn_order(-1, S.direction)
-                S.set_asking((resume, phase, chosen, seats[i + 1:], after))
-                S.set_current(seat, phase)
-                return
-        if S.asking is not None:
-            self._back_to_turn(asking)
-
-    def _back_to_turn(self, asking: Asking) -> None:
-        """The asking is over: the turn goes on where it was, with the `turn_to` seat kept aside."""
-        S = self.state
-        resume, phase, chosen, _, _ = asking
-        if S.asking is not None:
-            S.set_asking(None)
-        S.set_current(resume, phase)
-        if chosen >= 0:
-            S.set_turn_order(chosen, S.direction)
-
-    def _may_act_out_of_turn(self, seat: int, asking: Asking) -> bool:
-        """Has `seat`, if asked now, a move out of turn (other than `pass`)?"""
-        S = self.state
-        saved = S.current, S.phase, S.asking
-        S.current, S.phase, S.asking = seat, asking[1], asking  # a look, not a change: not journaled
-        moves: list[Move] = []
-        try:
-            self._generate(moves)
-        finally:
-            S.current, S.phase, S.asking = saved
-        return any(not self.rules.moves[move.template].declines for move in moves)
-
-    def _answered(self, template: MoveTemplate, asking: Asking, seat: int) -> None:
-        S = self.state
-        if template.declines:
-            self._ask(asking[3], asking)
-            return
-        if S.next_seat >= 0:  # the move's `turn_to`: that seat's turn starts now
-            if S.asking is not None:
-                S.set_asking(None)
-            S.set_current(S.next_seat, self.rules.first_phase)
-            S.set_turn_order(-1, S.direction)
-        else:
-            self._back_to_turn(asking)
-        self._skip_optional_phases()
-        if not S.over:
-            self._ask_out_of_turn(seat, template.index)
-
-    def _skip_optional_phases(self) -> None:
-        """An optional phase that offers the seat no move is passed over (a move owed only sometimes)."""
-        rules, S = self.rules, self.state
-        if not rules.optional_phases:
-            return
-        for _ in range(len(rules.phases) * self.players):  # at most one full round of phases
-            if S.over or S.phase not in rules.optional_phases:
-                return
-            moves: list[Move] = []
-            self._generate(moves)
-            if moves:
-                return
-            self._next_phase(False)
-
-    @property
-    def phase(self) -> str | None:
-        """The name of the current phase of the turn (None for rulesets without phases)."""
-        return self.rules.phases[self.state.phase] if self.rules.phases else None
-
-    def _cards_key(self) -> tuple[tuple[tuple[int, ...], ...], bytes]:
-        """Where every card lies and which way up (the position `end.cycle` compares)."""
-        S = self.state
-        return tuple(map(tuple, S.piles)), bytes(S.up)
-
-    def _position_key(self) -> Any:
-        """The whole position (`end.repeat`): the cards, the variables and who is to act in which phase."""
-        S = self.state
-        return (*self._cards_key(), tuple(S.vars), S.current, S.phase, S.frames, S.next_seat, S.direction, S.asking)
-
-    def _count_position(self) -> bool:
-        """Count the position reached (only for rulesets with `end.repeat`)."""
-        if self.rules.repeat is None:
-            return False
-        key = self._position_key()
-        self._seen[key] = self._seen.get(key, 0) + 1
-        self._keys.append(key)
-        return True
-
-    def _uncount_position(self) -> None:
-        key = self._keys.pop()
-        self._seen[key] -= 1
-
     def settle(self) -> None:
         """Finish a move applied with `settle=False`, exactly as `apply` would have (once)."""
         if self._legal is None:
@@ -1053,77 +398,6 @@ class Game:
         if S.over:
             self._ended()
 
-    def _cycle_start(self, cycle: CycleRule, legal: list[Move]) -> tuple[Any, bool] | None:
-        """Where a move of `end.cycle` is about to start a cycle: the position now (its pile lists,
-        which are never changed in place, and faces; None if it offers another move, as then the
-        cycle can end nothing) and whether it offers another move; None where the cycle's `when`
-        does not hold."""
-        S = self.state
-        if not cycle.counts(S):
-            return None
-        if cycle.offers_other(legal):
-            return None, True
-        return (tuple(S.piles), bytes(S.up)), False
-
-    def _track_cycle(self, cycle: CycleRule, legal: list[Move]) -> None:
-        """`end.cycle`: follow the positions the cycle's moves go through since any other move (the
-        cards and their faces; variables such as a pass count are not part of a position) and end
-        the game when one comes back with none of them having offered any other move. Once one
-        has, the cycle can end nothing, and its positions are no longer kept."""
-        S = self.state
-        begin, self._cycle_begin = self._cycle_begin, None
-        if not self.history or self.history[-1].template not in cycle.moves:
-            if self._cycle is not None:  # another move: the cycle is broken
-                self._cycle_stack.append((len(self.history), self._cycle))
-                self._cycle = None
-            return
-        self._cycle_stack.append((len(self.history), self._cycle))  # for undo
-        if not cycle.counts(S):
-            self._cycle = None  # a cycle lasts while `when` holds
-            return
-        if self._cycle is not None:
-            seen, offered_before = self._cycle
-        elif begin is not None:
-            start, offered_before = begin
-            seen = _NOTHING_KEPT if offered_before else frozenset(((tuple(map(tuple, start[0])), start[1]),))
-        else:  # `when` has just come to hold: the cycle begins here
-            seen, offered_before = _NOTHING_KEPT, False
-        if offered_before:
-            self._cycle = (_NOTHING_KEPT, True)
-            return
-        key = self._cards_key()
-        if key in seen:
-            self._cycle = (seen, False)
-            S.end(cycle.result, cycle.reason)
-        elif cycle.offers_other(legal):
-            self._cycle = (_NOTHING_KEPT, True)
-        else:
-            self._cycle = (seen | {key}, False)
-
-    def _restore_cycle(self) -> None:
-        """After a move is taken back: the cycle under way as it was before the move."""
-        self._cycle_begin = None
-        stack = self._cycle_stack
-        while stack and stack[-1][0] > len(self.history):
-            self._cycle = stack.pop()[1]
-
-    def _ended(self) -> None:
-        """The game has just ended: no more moves, and the ruleset's `on_end` effects run once."""
-        self._legal, self._seat_legal = [], {}
-        env = {"player": self.turn_player}
-        self.rules.meter.reset()
-        for effect in self.rules.on_end:
-            effect(self.state, env)
-
-    def finish(self, outcome: str = "abandoned", reason: str = "the player stopped") -> None:
-        """End an unfinished game now (a player quits); the ruleset's `on_end` effects run."""
-        if self.state.over:
-            return
-        S = self.state
-        S.marks.append(len(S.journal))
-        S.end(outcome, reason)
-        self._ended()
-
     def undo(self, legal: list[Move] | None = None) -> None:
         """Take back the last move (or `finish`). A search that kept the legal moves of the
         position it goes back to passes them as `legal`, so they are not listed again (and
@@ -1164,147 +438,8 @@ class Game:
         other.persisted_start = self.persisted_start
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> "Game":
-        """A copy of the game as `seat` could imagine it: every card it cannot see is dealt anew at
-        random among the places of the cards it cannot see (faces kept as they lie), and the
-        shuffles still to come (`shuffle`) draw on a seed taken from `rng`.
-
-        The result depends only on what the seat sees (its view) and on `rng`: the hidden cards
-        are gathered in card-id order before the shuffle, so two games that differ only in cards
-        the seat cannot see give the same copy. The copy has no undo history and no record of the
-        deal. Bots decide on such copies, never on the game itself.
-        """
-        seat = self._check_seat(seat)
-        if not isinstance(rng, random.Random):
-            raise ArgumentError(f"determinize draws on a random.Random (rng), not {_shown(rng)}")
-        other = self.clone()
-        S = other.state
-        slots: list[tuple[int, int]] = []
-        hidden: list[int] = []
-        for pile, cards in enumerate(S.piles):
-            for i, card in enumerate(cards):
-                if not self.visible(card, pile, seat):
-                    slots.append((pile, i))
-                    hidden.append(card)
-        if hidden:
-            faces = [S.up[card] for card in hidden]
-            # What other seats know of a hidden card stays with its place, not with the card:
-            # the copy must not tell `seat` which cards they know (a peek at a hand it has not seen).
-            masks = [S.known[card] for card in hidden] if S.known is not None else None
-            hidden.sort()
-            rng.shuffle(hidden)
-            piles = {pile: list(S.piles[pile]) for pile, _ in slots}
-            for k, ((pile, i), card, face) in enumerate(zip(slots, hidden, faces)):
-                piles[pile][i] = card
-                S.up[card] = face
-                if masks is not None:
-                    S.known[card] = masks[k]  # type: ignore[index]
-            for pile, cards in piles.items():
-                S.piles[pile] = cards
-        S.journal = []
-        S.marks = []
-        S.deck_order = []
-        # The shuffles still to come are as unknown to the seat as the hidden cards: a new seed for
-        # them from `rng`, and no seed of the real game kept on the copy.
-        S.chance = rng.getrandbits(64)
-        other.seed = None
-        other._texts = {}  # the real game's record texts name cards the seat may not know
-        other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten
-        other._cycle, other._cycle_begin, other._cycle_stack = None, None, []
-        other.history = list(self.history)
-        for index, knowers in self._knowers.items():
-            if seat not in knowers:  # a card the seat may not know: forgotten from the record too
-                other.history[index] = self.history[index].concealed()
-        other._legal, other._seat_legal = None, {}
-        return other
-
-    # -- moves as numbers (model/actions.py) --------------------------------------------------------
-
-    @property
-    def num_actions(self) -> int:
-        """The size of the ruleset's fixed action space: every action number is below it."""
-        return self.rules.num_actions
-
-    def action(self, move: Move) -> int:
-        """A move's action number (its seat: `move.actor` in a simultaneous game, else the seat to act)."""
-        if not isinstance(move, Move):
-            raise ArgumentError(_not_a_move(move))
-        if move.rules is not self.rules:
-            raise ArgumentError(self._foreign(move))
-        return self.rules.actions.number(move, move.actor if move.actor >= 0 else self.state.current)
-
-    def legal_actions(self, seat: int | None = None) -> list[int]:
-        """The action numbers of `legal_moves(seat)`, in the same order."""
-        return list(self._numbered_listing(seat)[1])
-
-    def _numbered_listing(self, seat: int | None) -> tuple[list[Move], list[int]]:
-        """`legal_moves(seat)` and their numbers, kept with the listing they number (so that
-        `apply_action` after `legal_actions` numbers the moves once)."""
-        moves = self.legal_moves(seat)
-        S = self.state
-        listed = self._legal if seat is None or seat == S.current else self._seat_legal.get(seat)
-        kept = self._numbered
-        if kept is not None and listed is not None and kept[0] is listed:
-            return moves, kept[1]
-        number = self.rules.actions.number
-        acting = S.current if seat is None else seat
-        numbers = [number(move, acting) for move in moves]
-        if listed is not None:
-            self._numbered = (listed, numbers)
-        return moves, numbers
-
-    def action_move(self, action: int, seat: int | None = None) -> Move:
-        """The legal move (of the seat to act, or of `seat`) whose action number is `action`;
-        an `IllegalMoveError` if none is (an `ArgumentError` if it is no action number at all)."""
-        space = self.rules.actions
-        action = space.check(action)
-        moves, numbers = self._numbered_listing(seat)
-        try:
-            return moves[numbers.index(action)]
-        except ValueError:
-            name = self.rules.moves[space.template_of(action)].name
-            raise IllegalMoveError(f"action {action} (a '{name}' move) is not legal now") from None
-
-    def apply_action(self, action: int, seat: int | None = None) -> None:
-        """Apply the legal move whose action number is `action` (see `action_move`)."""
-        self.apply(self.action_move(action, seat))
-
-    # -- observations for agents (model/observation.py) --------------------------------------------
-
-    def observation_tensor(self, seat: int | None = None) -> list[float]:
-        """What `seat` (default: the seat to act) sees, as a flat list of floats whose length and
-        layout are fixed for the ruleset and its options (`rules.observation`: its `size`, `parts`
-        and `bounds()`). A card the seat cannot see is counted, never named."""
-        return self.rules.observation.encode(self, self._observer(seat))
-
-    def observation_string(self, seat: int | None = None) -> str:
-        """What `seat` (default: the seat to act) sees now, as text (`view` without the record)."""
-        return observation_string(self, self._observer(seat))
-
-    def information_state_string(self, seat: int | None = None) -> str:
-        """Everything `seat` (default: the seat to act) has seen since the deal, as text: equal for
-        two games exactly when the seat could not tell them apart (perfect recall)."""
-        return information_state_string(self, self._observer(seat))
-
-    def _observer(self, seat: int | None) -> int:
-        if seat is None:
-            return self.state.current
-        return self._check_seat(seat, "seat")
-
-    # -- moves as text --------------------------------------------------------------------
-
-    def parse_move(self, text: str, seat: int | None = None) -> Move:
-        """The legal move (of the seat to act, or of `seat`) whose text, in short or long form and
-        any case, is `text`. A seat's own named move may leave out its `@seat` (`draw`)."""
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"parse_move takes a move's text (such as 'draw' or 't3>f1'), not {_shown(text)}")
-        wanted = " ".join(text.strip().lower().split())
-        for move in self.legal_moves(seat):
-            texts = (move.text().lower(), move.text(long=True).lower())
-            if wanted in texts or (move.actor >= 0 and self.rules.moves[move.template].named_text
-                                   and wanted == texts[0].replace(f"@{move.actor + 1}", "", 1)):
-                return move
-        raise IllegalMoveError(f"'{printable(text.strip())}' is not a legal move now")
+    # -- moves explained (beside `parse_move`, python/agent_interface.py; here as python/explain.py,
+    # which it imports, reads the ruleset's builder: the import cycle docs/design.md names) ------
 
     def explain(self, text: str, seat: int | None = None) -> Explanation:
         """Why `text` is, or is not, a legal move now for the seat to act (or `seat`): an
@@ -1315,123 +450,3 @@ class Game:
         from .explain import explain
 
         return explain(self, text, seat)
-
-    # -- results and views ----------------------------------------------------------------
-
-    def scores(self) -> list[int]:
-        score = self.rules.score
-        if score is None:
-            return [0] * self.players
-        self.rules.meter.reset()
-        return [score(self.state, {"player": p}) for p in range(self.players)]
-
-    def evaluation(self, player: int) -> int:
-        """How well a seat stands, for bots, higher being better: the ruleset's `heuristic`, or else
-        its score (negated under `score_order: lower`)."""
-        rules = self.rules
-        heuristic = rules.heuristic or rules.score
-        rules.meter.reset()
-        return 0 if heuristic is None else rules.score_sign * heuristic(self.state, {"player": player})
-
-    def winners(self) -> list[int] | None:
-        """The seats that won a finished multi-seat game (0-based): those its end condition names,
-        else, when it ended `won` or `over`, those with the best score (the highest, or under
-        `score_order: lower` the lowest); nobody after `lost`,
-        `draw`, `limit` or `abandoned`. None for a one-seat ruleset or an unfinished game."""
-        if self.players == 1 or not self.state.over:
-            return None
-        if self.state.winners is not None:
-            return self.rules.whole_teams(self.players, self.state.winners)
-        if self.state.outcome not in ("won", "over"):
-            return []
-        return self.rules.best_by_score(self.scores())
-
-    def variable(self, name: str, player: int | None = None) -> Any:
-        """A variable's value; for a per-player variable, `player`'s (default: the seat to act)."""
-        variable = self.rules.variables.get(name) if isinstance(name, str) else None
-        if variable is None:
-            raise ArgumentError(unknown("variable", printable(str(name)), self.rules.variables))
-        if player is not None:
-            player = self._check_seat(player, "player")
-        offset = (player if player is not None else self.state.current) if variable.per_player else 0
-        return self.state.vars[variable.slot + offset]
-
-    def label(self, player: int = 0) -> str | None:
-        """The ruleset's `label` for a seat (a name for the result, such as a money bracket), if any."""
-        self._check_seat(player, "player")
-        label = self.rules.label
-        self.rules.meter.reset()
-        return None if label is None else str(label(self.state, {"player": player}))
-
-    def persistent_values(self) -> dict[str, Any]:
-        """The `persist` variables to save: a value, or for a per-player variable a list by seat."""
-        values: dict[str, Any] = {}
-        for name in self.rules.persistent_variables():
-            if self.rules.variables[name].per_player:
-                values[name] = [self.variable(name, p) for p in range(self.players)]
-            else:
-                values[name] = self.variable(name)
-        return values
-
-    def visible(self, card: int, pile: int, player: int | None) -> bool:
-        """May `player` see which card `card` (lying on `pile`) is? `None` is a spectator, who
-        sees only what every seat sees."""
-        return self.rules.sees(self.state, card, pile, player)
-
-    def seers(self, card: int, pile: int) -> frozenset[int | None]:
-        """The seats that may see `card` lying on `pile`, and None if a spectator may (then every seat may)."""
-        return frozenset(seat for seat in (None, *range(self.players)) if self.visible(card, pile, seat))
-
-    def record(self, seat: int | None, start: int = 0) -> list[str]:
-        """The texts of the moves made (from the `start`th, 0-based), as `seat` may know them (None:
-        a spectator, who knows what every seat knows): a move that names a card (`take: any`) names
-        it only to a seat that could see it before the move or right after, and else writes it `?`
-        (`h@2:?>p1`)."""
-        if seat is not None:
-            seat = self._check_seat(seat)
-        knowers = self._knowers
-        texts = self._texts
-
-        def text(move: Move) -> str:
-            known = texts.get(move)
-            if known is None:  # kept as the listings keep moves (emptied when full: MAX_KNOWN)
-                known = remember(texts, move, move.text())
-            return known
-        return [text(move) if index not in knowers or seat in knowers[index] else text(move.concealed())
-                for index, move in enumerate(self.history[start:], start)]
-
-    def view(self, player: int | None = 0) -> dict[str, Any]:
-        """What `player` may see: face-up cards by code, hidden cards as None, counts, variables,
-        the record of the moves made (`record`) and its legal moves. None: a spectator's view (what
-        every seat sees; no legal moves)."""
-        if player is not None:
-            player = self._check_seat(player, "player")
-        rules = self.rules
-        codes = rules.deck.codes
-        zones: dict[str, Any] = {}
-
-        def shown(piles: tuple[int, ...], single: bool) -> Any:
-            cards = [[codes[c] if self.visible(c, p, player) else None for c in self.state.piles[p]] for p in piles]
-            return cards[0] if single else cards
-
-        for zone in rules.zones.values():
-            if zone.seat_piles is None:
-                zones[zone.name] = shown(zone.piles, zone.single)
-            else:  # a per-player zone: seat by seat
-                zones[zone.name] = [shown(group, zone.single) for group in zone.seat_piles[:self.players]]
-        variables = {}
-        for variable in rules.variables.values():
-            if variable.per_player:
-                variables[variable.name] = [self.state.vars[variable.slot + p] for p in range(self.players)]
-            else:
-                variables[variable.name] = self.state.vars[variable.slot]
-        view = {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
-                "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
-                "history": self.record(player),
-                "legal_moves": [m.text() for m in self.legal_moves(player)] if player is not None else []}
-        if rules.out_of_turn:  # whose turn it is, while a seat is asked to act out of turn
-            view["turn_player"] = self.turn_player
-        if rules.rotation:  # which way the turns go, and the seat `turn_to` chose for the next (None: in order)
-            view["direction"] = self.state.direction
-            view["next_seat"] = self.state.next_seat if self.state.next_seat >= 0 else None
-        return view

@@ -51,7 +51,8 @@ from .moves import Move
 from ..front.parser import Binary, Call, Node, Ternary, Unary, parse_signature
 
 if TYPE_CHECKING:
-    from .engine import Game, State
+    from .engine import Game
+    from .state import State
 
 # Compiled parts, by ruleset: (template scope id, extra bindings, node) -> (function, type).
 _COMPILED: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Callable[..., Any], str]]] = weakref.WeakKeyDictionary()
@@ -152,7 +153,7 @@ class _Explainer:
 
     def failure(self, value: _Value, node: Node, frame: _Frame) -> CardrulesError:
         """A rule that failed while it was explained, as the engine reports it."""
-        from ..model.ruleset import runtime_error
+        from ..model.closures import runtime_error
 
         assert value.error is not None
         pos = frame.locate(node.pos) if frame.locate is not None else None
@@ -277,7 +278,7 @@ def explain(game: Game, text: str, seat: int | None = None) -> Explanation:
     try:
         return _explain(game, wanted, shown, me, legal)
     except StepLimitError as exc:
-        from ..model.ruleset import runtime_error
+        from ..model.closures import runtime_error
 
         raise runtime_error(exc, "explaining the move", rules.moves[0].pos if rules.moves else None) from None
 
@@ -312,7 +313,7 @@ def _explain(game: Game, wanted: str, shown: str, seat: int, legal_moves: list[M
             try:
                 reasons.append(check.check())
             except StepLimitError as exc:  # reported at the move, as a listing's is
-                from ..model.ruleset import runtime_error
+                from ..model.closures import runtime_error
 
                 raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
     suggestions: tuple[str, ...] = ()

@@ -15,7 +15,7 @@ from .moves import BLIND, Move
 
 if TYPE_CHECKING:
     from .explain import _Explainer
-    from ..model.ruleset import MoveTemplate
+    from ..model.rules import MoveTemplate
 
 
 class _MoveCheck:

@@ -14,7 +14,7 @@ from .moves import BLIND, Move
 
 if TYPE_CHECKING:
     from .engine import Game
-    from ..model.ruleset import Ruleset
+    from ..model.rules import Ruleset
 
 # How many texts of possible moves "did you mean" compares with, and how many it offers.
 MAX_POOL = 5_000

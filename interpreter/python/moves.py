@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..model.ruleset import Ruleset
+    from ..model.rules import Ruleset
 
 # A `take: any` move's pick that names no card: a blind pick (the card is taken unseen), or a move
 # as a seat that cannot see the card knows it.

@@ -1,0 +1,168 @@
+"""Lowering, part 2a: a comprehension (`sum(x for x in ...)`, `list(...)`, `min`, `count`,
+`argmax` and the rest) as a compiled function of its own, checked as the Python backend checks
+it; the base of the expressions (expressions.py).
+"""
+
+from __future__ import annotations
+
+from ..front.parser import Call, Comprehension, ListLit
+from .scope import _Scope
+from .values import LISTS, _Val, _names
+
+
+class _Comprehensions(_Scope):
+    """Comprehensions, each lowered to a function of the module."""
+
+    def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
+        func = node.func
+        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax", "list"):
+            raise self.no(f"{func}(... for ...)")
+        # The helper takes every value of `env` as parameters (cards as three), and loops itself.
+        params: list[str] = []
+        args: list[str] = []
+        inner: dict[str, _Val] = {}
+        # Only these (others may not be bound where it is tested), and the seat, which a per-player
+        # zone or variable reads without naming it.
+        used = _names(node, self.functions) | {"player"}
+        for i, (name, value) in enumerate(env.items()):
+            if name.startswith("\0") or name not in used:
+                continue
+            if "\0" + name in env:
+                inner["\0" + name] = value  # still a local inside the helper
+            if value.const:
+                inner[name] = value
+            elif value.type == "cards":
+                params += [f"a{i}", f"l{i}", f"h{i}"]
+                args += [value.arr, value.lo, value.hi]
+                inner[name] = _Val("cards", arr=f"a{i}", lo=f"l{i}", hi=f"h{i}")
+            else:
+                params.append(f"p{i}")
+                args.append(value.code)
+                inner[name] = _Val(value.type, f"p{i}", value.value, False, value.maybe_none)
+        iterable = node.iterable
+        lines: list[str] = []
+        if isinstance(iterable, Call) and iterable.func == "pairs":
+            items = self.expr(iterable.args[0], inner)
+            if items.type != "cards" or len(node.names) != 2:
+                raise self.no("pairs() of this value")
+            lines.append(f"    for j in range({items.lo}, {items.hi} - 1):")
+            bound = f"max({items.hi} - ({items.lo}), 0)"  # the most items the loop gives (list)
+            a, b = self.fresh("x"), self.fresh("x")
+            lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
+            inner["\0" + node.names[1]] = inner[node.names[1]] = _Val("card", b)
+            item = None  # a pair: no one item to give (argmin, argmax)
+        elif isinstance(iterable, ListLit) and iterable.items and len(node.names) == 1:
+            # a list written out: its items, in order (of one kind: numbers, strings, piles or cards)
+            values = [self.expr(item, inner) for item in iterable.items]
+            kinds = {v.type for v in values}
+            if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card"}:
+                raise self.no("a list of values of several kinds")
+            x = self.fresh("x")
+            lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in values)}):")
+            bound = str(len(values))
+            element = values[0]
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
+                                                                      maybe_none=any(v.maybe_none for v in values))
+            item = (x, element.type)
+        else:
+            items = self.expr(iterable, inner)
+            x = self.fresh("x")
+            if items.type == "piles" and len(node.names) == 1:
+                lines.append(f"    for {x} in {items.code}:")
+                element_type, bound = "pile", f"len({items.code})"
+            elif items.type == "seats" and len(node.names) == 1:
+                lines.append(f"    for {x} in range({items.code}):")
+                element_type, bound = "int", items.code
+            elif items.type in LISTS and len(node.names) == 1:
+                lines.append(f"    for {x} in {items.code}:")
+                element_type, bound = LISTS[items.type], f"len({items.code})"
+            elif items.type == "range" and len(node.names) == 1:
+                lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
+                element_type, bound = "int", f"max({items.hi} - ({items.lo}), 0)"
+            elif items.type == "cards" and len(node.names) == 1:
+                lines.append(f"    for j in range({items.lo}, {items.hi}):")
+                lines.append(f"        {x} = {items.arr}[j]")
+                element_type, bound = "card", f"max({items.hi} - ({items.lo}), 0)"
+            elif items.type in ("strs", "ints") and len(node.names) == 1 and func in ("all", "any", "count", "sum"):
+                # a list attribute's items, in the order of their ids (the list's order matters not
+                # to all, any, count and sum; a list without repeats, as the masks require)
+                mask, bit = self.fresh("m"), self.fresh("b")
+                lines.append(f"    {mask} = mask_of({items.code})")
+                lines.append(f"    for {bit} in range(63):")
+                lines.append(f"        if not ({mask} >> {bit}) & 1: continue")
+                lines.append(f"        {x} = {bit} + {items.value if items.type == 'ints' else 0}")
+                element_type, bound = "str" if items.type == "strs" else "int", "63"
+            else:
+                raise self.no(f"a comprehension over {items.type}")
+            # (a list's number may be none)
+            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x,
+                                                                      maybe_none=items.type == "int_list")
+            item = (x, element_type)
+        element = self.expr(node.element, inner)
+        condition = self.expr(node.condition, inner, "bool") if node.condition is not None else None
+        body = "        "
+        if condition is not None:
+            lines.append(f"        if not {condition.code}: continue")
+        if func == "all":
+            self._want(element, "bool")
+            lines.append(f"{body}if not {element.code}: return False")
+            result, ret, type_ = "True", "True", "bool"
+        elif func == "any":
+            self._want(element, "bool")
+            lines.append(f"{body}if {element.code}: return True")
+            result, ret, type_ = "False", "False", "bool"
+        elif func == "count":
+            test = f"if {element.code}: " if element.type == "bool" else ""
+            lines.append(f"{body}{test}acc += 1")
+            result, ret, type_ = "0", "acc", "int"
+        elif func == "sum":
+            self._want(element, "int")
+            lines.append(f"{body}acc = add(acc, {self.checked(element)})")
+            result, ret, type_ = "0", "acc", "int"
+        elif func in ("min", "max") and element.type == "str":  # by the strings' order (none beside others stops)
+            self.orders_strings = True
+            better = "<" if func == "min" else ">"
+            lines.append(f"{body}v = {element.code}")
+            lines.append(f"{body}if found and (v < 0 or acc < 0): raise Stop('ordering none')")
+            lines.append(f"{body}if not found or STR_RANK[v] {better} STR_RANK[acc]: acc = v")
+            lines.append(f"{body}found = True")
+            result, ret, type_ = "NO_STR", "acc", "str"
+        elif func in ("min", "max"):
+            self._want(element, "int")
+            better = "<" if func == "min" else ">"
+            lines.append(f"{body}v = {self.checked(element)}")
+            lines.append(f"{body}if not found or v {better} acc: acc = v")
+            lines.append(f"{body}found = True")
+            result, ret, type_ = "NO_INT", "acc", "int"
+        elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
+            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list", "bool": "bool_list"}
+            if element.type not in of:
+                raise self.no(f"a list of {element.type} built by list(... for ...)")
+            lines.append(f"{body}acc[count] = {element.code}; count += 1")
+            result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", of[element.type]
+        else:  # argmin, argmax: the first item whose number is the lowest / highest
+            self._want(element, "int")
+            if item is None or item[1] not in ("int", "card", "pile", "str"):
+                raise self.no(f"{func}() of this kind of item")
+            better = "<" if func == "argmin" else ">"
+            lines.append(f"{body}v = {self.checked(element)}")
+            lines.append(f"{body}if not found or v {better} key: key = v; acc = {item[0]}")
+            lines.append(f"{body}found = True")
+            type_ = item[1]
+            result, ret = {"card": "NOCARD", "str": "NO_STR"}.get(type_, "NO_INT"), "acc"
+        name = self.fresh("comp")
+        head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
+                f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
+        self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
+        call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"
+        if type_ == "cards":  # (a pure function: called again for the window's end)
+            return _Val("cards", arr=call, lo="0", hi=f"len({call})", container="list")
+        if func == "list":
+            return _Val(type_, call, container="list")
+        return _Val(type_, call,
+                    maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))
+
+    def _want(self, value: _Val, type_: str) -> None:
+        if value.type != type_:
+            raise self.no(f"{type_} expected in a comprehension, got {value.type}")
