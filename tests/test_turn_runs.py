@@ -66,6 +66,25 @@ def test_rules_that_could_tell_the_orders_apart_get_no_turn_runs(tmp_path: Path,
     assert turn_runs(variant(tmp_path, text)) is None
 
 
+@pytest.mark.parametrize("variables, kind", [
+    ("  count: {initial: 0}\n", "int"),                        # a number written out
+    ("  seen: {initial: \"size(stock) > 3\"}\n", "bool"),       # an expression of one type
+    ("  best: {initial: \"none\"}\n", "int"),                   # none, then only numbers set into it
+    ("  name: {initial: \"'draw'\"}\n", "any"),                 # a string
+    ("  last: {initial: \"none\"}\n", "any"),                   # none, then a pile set into it
+    ("  pile: {initial: waste}\n", "any"),                       # a pile
+])
+def test_the_front_end_types_each_variable_once_and_turn_runs_reads_it(tmp_path: Path, variables: str,
+                                                                          kind: str) -> None:
+    name = variables.split(":")[0].strip()
+    sets = {"best": "size(waste)", "last": "tableau[0]"}.get(name)
+    draw = (f"moves:\n  draw:\n    do:\n      - move: {{flip: true}}\n      - set: {{{name}: \"{sets}\"}}\n"
+            if sets else "")
+    rules = variant(tmp_path, "variables:\n" + variables + draw)
+    assert rules.variable_kinds[name] == kind
+    assert (turn_runs(rules) is None) == (kind == "any")  # a variable that may hold a pile: no turn runs
+
+
 def test_a_move_that_names_what_the_turns_use_does_not_commute(tmp_path: Path) -> None:
     # A column move that reads the waste, and a trigger after foundation moves that reads it.
     rules = variant(tmp_path, (

@@ -37,6 +37,9 @@ class _BuilderBase:
         self.node_budget = [MAX_RULESET_NODES]  # shared by every Compiler of this ruleset
         self.sources: list[str] = []
         self._counter = 0
+        # The type the front end gave each expression it compiled for an evaluator, by its path
+        # (`variable_kinds` reads the values set into each variable).
+        self.value_types: dict[PathKey, str] = {}
         self.declining: dict[str, Any] | None = None  # the spec of the engine's `pass` (`_out_of_turn`)
         self.asked_after: dict[str, frozenset[int]] = {}  # by move made out of turn: after which moves
         # What python/applygen.py needs to write a move's effects out: by evaluator, effect or trigger closure.
@@ -93,6 +96,7 @@ class _BuilderBase:
         """Compile the expression at `path` into `fn(state, env)`."""
         node = node if node is not None else self.parse(path)
         compiled, compiler = self.compile_node(node, path, scope, expect)
+        self.value_types[path] = compiled.type
         if compiled.const:
             value = compiled.value
             constant: Evaluator = lambda S, env: value

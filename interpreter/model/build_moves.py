@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..front.compiler import BOOL, CARDS, INT, LIST, PILES, Scope, type_of_value, variable_reads
+from ..front.compiler import ANY, BOOL, CARDS, INT, LIST, NONE, PILES, Scope, type_of_value, variable_reads
 from ..base.errors import RulesetError, unknown
 from ..base.limits import MAX_CHOICES, MAX_PICK_SETS, MAX_RULESET_NODES
 from ..python.applygen import ApplyGenerator, Expr, TriggerBody
@@ -51,6 +51,7 @@ class _Builder(_EffectsBuilder):
         self._apply_functions()
         rules.plain_turns = not rules.simultaneous and not rules.out_of_turn and rules.repeat is None \
             and any(template.apply is not None for template in rules.moves)
+        rules.variable_kinds = self._variable_kinds()
         rules.generated_source = "\n".join(self.sources)
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
@@ -330,3 +331,23 @@ class _Builder(_EffectsBuilder):
         elif "score" in self.rules.variables:
             self.rules.score = self.evaluator(("variables", "score", "initial"), scope, node=_name_node("score"))
             self.rules.score_pos = self.doc.pos(("variables", "score"))
+
+    def _variable_kinds(self) -> dict[str, str]:
+        """Each variable's kind, typed once by the front end: a number or a truth value (INT, BOOL)
+        where it starts as one (a value written out, or an expression of that type), or where every
+        value set into it anywhere (setup, moves, triggers, the end) is of the one type it starts
+        with or `none`; else ANY (it may hold a string, a pile, piles, or values of several types)."""
+        kinds: dict[str, str] = {}
+        set_types: dict[str, set[str]] = {}
+        for path, type_ in self.value_types.items():
+            if len(path) >= 2 and path[-2] == "set" and isinstance(path[-1], str):
+                set_types.setdefault(path[-1], set()).add(type_)
+        for name, (_, declared, _) in self.scope.variables.items():
+            start = self.value_types.get(("variables", name, "initial"))
+            if declared in (INT, BOOL) or start in (INT, BOOL):
+                kinds[name] = declared if declared in (INT, BOOL) else str(start)
+                continue
+            found = (set_types.get(name, set()) | {start or NONE}) - {NONE}
+            kinds[name] = found.pop() if len(found) == 1 and found <= {INT, BOOL} else ANY
+        return kinds
+

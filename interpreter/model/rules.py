@@ -217,6 +217,8 @@ class Ruleset:
         self.shuffles_in_play: SourcePos | None = None
         # Whether a seat can know a card it does not see (a card passed from an `owner` zone, or
         # `show`n): the engine then keeps, card by card, who knows it (state.State.known).
+        # Each variable's kind as the front end typed it (INT, BOOL, or ANY: it may hold anything else).
+        self.variable_kinds: dict[str, str] = {}
         self.tracks_knowledge = False
         self.on_end: list[Effect] = []
         self.score: Evaluator | None = None

@@ -159,20 +159,11 @@ def reads_hidden_cards(rules: Any, moves: Iterable[str]) -> bool:
 
 def variables_may_hold_piles(rules: Any) -> bool:
     """Might a variable hold a pile (or piles)? Then a rule can reach a pile's cards through it
-    without naming the pile's zone. Decided as the native backend types variables: declared, by
-    what they start with, else by what is set into them; a variable it cannot type might."""
-    from ..front.compiler import ANY, PILE, PILES
-    from ..native.expressions import _Emitter  # (typing variables: see docs/design.md)
-    from ..native.values import Unsupported
+    without naming the pile's zone. Decided from the kinds the front end gave the variables
+    (`Ruleset.variable_kinds`): any that is not surely a number or a truth value might."""
+    from ..front.compiler import BOOL, INT
 
-    emitter = _Emitter(rules)
-    for name, (_, type_, _) in rules.front_end.scope.variables.items():
-        try:
-            if type_ in (PILE, PILES) or (type_ == ANY and emitter.var_kind(name) not in ("int", "bool")):
-                return True
-        except Unsupported:
-            return True
-    return False
+    return any(kind not in (INT, BOOL) for kind in rules.variable_kinds.values())
 
 
 def effect_paths(effects: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], str]]:
