@@ -400,3 +400,26 @@ def test_search_bots_play_a_match_to_its_end() -> None:
     while not game.is_over:
         game.apply(bots[game.current_player].choose(game))
     assert game.outcome == "over" and game.winners() in ([0, 2], [1, 3])
+
+
+def test_greedy_seats_bid_what_their_hands_can_take_and_never_a_nil_the_heuristic_does_not_value() -> None:
+    """The ruleset's heuristic once scored +100 for a nil the moment it was bid, so greedy seats bid
+    nil every time. Now a bid is valued by its distance from the tricks the hand can expect (aces,
+    kings, spades past the third; at least 1), a nil by more: over 12 hands greedy sides bid within
+    2 tricks, on average, of the tricks they take."""
+    rules = load_ruleset("spades")
+    nils, differences = 0, []
+    for seed in range(12):
+        game = rules.new_game(seed=seed)
+        bots = [make_bot("greedy", 10 * seed + s) for s in range(4)]
+        trick = rules.zones["trick"].piles[0]
+        while True:
+            bids = [game.variable("bid", s) for s in range(4)]
+            taken = [game.variable("tricks", s) for s in range(4)]
+            if min(bids) >= 0 and sum(taken) == 12 and len(game.state.piles[trick]) == 3:
+                break  # the hand's last card is to be played: the last trick goes to one side or the other
+            game.apply(bots[game.current_player].choose(game))
+        nils += bids.count(0)
+        differences += [abs(bids[side] + bids[side + 2] - taken[side] - taken[side + 2] - 0.5) for side in (0, 1)]
+    assert nils == 0
+    assert sum(differences) / len(differences) <= 2
