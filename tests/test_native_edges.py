@@ -614,3 +614,40 @@ def test_a_range_bound_that_is_none_is_an_error_in_both_backends_never_the_other
         assert "while evaluating 'range(" in failure, failure
     rules = load_ruleset(_write(tmp_path, "fine", setting("count(1 for q in range(2, 5))")))
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [3])  # the score: hits
+
+
+def test_comparing_values_of_kinds_never_equal_still_computes_both_as_python_does(tmp_path: Path) -> None:
+    # a card and a pile are never equal, and nothing is in `[]`: compiled code once answered such a
+    # test before play, without computing the side that fails
+    for name, test in [("kinds", "waste != [1][size(waste) + 1]"),
+                       ("unknown", "list(argmax(1 for q in []) for p in [0])[size(waste) + 1] == waste"),
+                       ("nothing", "cards(stock)[60].rank in []")]:
+        failure = _fail_alike(load_ruleset(_write(tmp_path, name, LISTED.replace("TEST", test))),
+                              "an index is out of range")
+        assert f"in {test!r}" in failure or f"while evaluating {test!r}" in failure, failure
+    rules = load_ruleset(_write(tmp_path, "fine", LISTED.replace("TEST", "top(waste) == [1][0] or 3 in []")))
+    assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [0])
+
+
+MOVED = """
+ruleset: moved
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}, row: {short: r}}
+variables: {hits: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, when: "size(cards) == 1 and size(waste) < 3", do: [{move: {face: up}}]}
+  gather: {from: waste, take: all, to: row, when: "size(cards) == 3", do: [{move: {}}, {add: {hits: "size(cards) + 10 * size(row)"}}]}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+score: hits
+"""
+
+
+def test_the_number_of_cards_a_move_takes_is_counted_alike_in_both_backends(tmp_path: Path) -> None:
+    # `size(cards)`, the cards a move takes off the top of its pile (compiled code once computed
+    # `N - N - n` for `N - (N - n)`, so `size(cards)` was -n there)
+    rules = load_ruleset(_write(tmp_path, "moved", MOVED))
+    python, native = _python_ending(rules), _native_ending(rules)
+    # draw 3 and gather them (3 + 10 * 3), draw 3 and gather (3 + 10 * 6), draw 3: the stock holds 43
+    assert python == native and python[:4] == ("end", 11, "over", [33 + 63]), (python, native)

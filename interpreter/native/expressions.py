@@ -244,13 +244,13 @@ class _Emitter(_Comprehensions):
             if arg.type == "pile":
                 size = f"N[{self.checked(arg)}]"
             elif arg.type == "cards":
-                size = f"({arg.hi} - {arg.lo})"
+                size = f"({arg.hi} - ({arg.lo}))"
             elif arg.type == "piles":
                 size = repr(len(arg.value)) if arg.value is not None else f"len({arg.code})"
             elif arg.type in LISTS:
                 size = f"len({arg.code})"
             elif arg.type == "range":
-                size = f"max(0, {arg.hi} - {arg.lo})"
+                size = f"max(0, {arg.hi} - ({arg.lo}))"
             else:
                 raise self.no(f"{func}() of {arg.type}")
             return _int(size) if func == "size" else _Val("bool", f"({size} == 0)")
@@ -329,10 +329,10 @@ class _Emitter(_Comprehensions):
             if "none" in types:
                 other = left if right.type == "none" else right
                 if other.type == "none":
-                    return _Val("bool", repr(op == "=="), op == "==", True)
+                    return self._answer(left, right, op == "==")
                 left, right = self.as_type(left, other.type), self.as_type(right, other.type)
             elif len(types) != 1 and not types & {"cards", "piles", *LISTS}:
-                return _Val("bool", repr(op == "!="), op == "!=", True)
+                return self._answer(left, right, op == "!=")
             if {left.type, right.type} & {"cards", "piles", *LISTS}:
                 same = self._same_list(left, right)
                 return _Val("bool", same if op == "==" else f"(not {same})")
@@ -342,6 +342,14 @@ class _Emitter(_Comprehensions):
                 raise self.no(f"ordering {left.type} and {right.type}")
             return _Val("bool", f"({self.checked(left)} {op} {self.checked(right)})")
         raise self.no(f"the operator '{op}'")
+
+    @staticmethod
+    def _answer(left: _Val, right: _Val, answer: bool) -> _Val:
+        """`answer`, known before play, after computing `left` and `right` as Python does (either
+        may stop); a constant when neither can."""
+        if left.const and right.const:
+            return _Val("bool", repr(answer), answer, True)
+        return _Val("bool", f"after({left.code}, {right.code}, {answer!r})")
 
     def _same_list(self, left: _Val, right: _Val) -> str:
         """Code for `left == right`, two lists, as Python has it: a list written out (a tuple) and a
@@ -367,8 +375,8 @@ class _Emitter(_Comprehensions):
         left = self.expr(node.left, env)
         if isinstance(node.right, ListLit):
             items = [self.expr(item, env) for item in node.right.items]
-            if not items:
-                code = "False"
+            if not items:  # (`x` is still computed, as in Python: it may stop)
+                code = "False" if left.const or not left.code else f"after({left.code}, 0, False)"
             else:
                 if left.type == "none" or any(i.type not in (left.type, "none") for i in items) or \
                         left.type not in ("int", "str", "card", "pile", "bool"):
