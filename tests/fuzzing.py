@@ -53,7 +53,7 @@ INTERPRETER = ROOT / "interpreter"
 
 TARGETS = ("expressions", "mutated", "yaml", "store", "moves")
 DEFAULT_TIMEOUT = 5.0
-DEFAULT_MEMORY = 2 * 1024 ** 3  # bytes of address space a worker may use
+DEFAULT_MEMORY = 2 * 1024 ** 3  # bytes of address space a worker may use beyond what it holds when forked
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1430,10 +1430,22 @@ def execute(case: Case, workdir: Path) -> Result:
 # ---------------------------------------------------------------------------------------------
 # Worker processes: a time limit and a memory cap per case
 
+def _address_space() -> int:
+    """Bytes of address space this process holds now (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _worker_main(conn: Any, memory: int, workdir: str) -> None:
     if memory:
+        # `memory` more than the worker holds when forked: a parent that has loaded Numba and
+        # LLVM (other tests in the same process) holds gigabytes of address space it never uses
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+        cap = _address_space() + memory
+        cap = cap if hard == resource.RLIM_INFINITY else min(cap, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     os.environ["CARDRULES_HOME"] = str(Path(workdir) / "home")
     sys.stdin = io.StringIO("")  # no case may wait for a terminal

@@ -651,3 +651,15 @@ def test_the_number_of_cards_a_move_takes_is_counted_alike_in_both_backends(tmp_
     python, native = _python_ending(rules), _native_ending(rules)
     # draw 3 and gather them (3 + 10 * 3), draw 3 and gather (3 + 10 * 6), draw 3: the stock holds 43
     assert python == native and python[:4] == ("end", 11, "over", [33 + 63]), (python, native)
+
+
+def test_a_power_of_none_is_an_error_in_both_backends_even_to_the_power_0(tmp_path: Path) -> None:
+    # the Python backend once answered `none ** 0` with 1 (its power looked at the exponent first)
+    def setting(test: str) -> str:
+        return LISTED.replace('{set: {hit: "TEST"}}, {add: {hits: "1 if hit else 0"}}', f'{{set: {{hits: "{test}"}}}}')
+    nothing = "max(0 for p in [] if false)"
+    for name, test in [("base", f"{nothing} ** 0"), ("exponent", f"1 ** {nothing}"), ("zero", f"0 ** {nothing}")]:
+        failure = _fail_alike(load_ruleset(_write(tmp_path, name, setting(test))), "a number was expected, got none")
+        assert "while evaluating" in failure, failure
+    rules = load_ruleset(_write(tmp_path, "fine", setting("size(waste) ** 0 + 0 ** size(waste)")))
+    assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [1])

@@ -12,7 +12,9 @@ from ..base.limits import INT_MAX, INT_MIN, MAX_STEPS
 
 def power(base: int, exponent: int) -> int:
     """`base ** exponent` for 64-bit integers: no negative exponent, no result out of range (so a
-    huge power fails at once instead of computing a number of a billion digits)."""
+    huge power fails at once instead of computing a number of a billion digits); `none` on either
+    side is an error, even where the answer would not hang on it (`none ** 0`)."""
+    base, exponent = want_int(base), want_int(exponent)
     if exponent < 0:
         raise ValueCheckError(f"a power needs an exponent of 0 or more, got {exponent}")
     if base in (0, 1) or exponent == 0:
