@@ -140,3 +140,38 @@ def test_in_a_simultaneous_game_such_a_move_names_its_seat_then_its_card(tmp_pat
             assert game.parse_move(str(move), seat) is move
             assert game.parse_move(f"play:{codes[move.pick]}", seat) is move  # its own seat may be left out
             assert game.explain(str(move), seat).legal
+
+
+# Templates written as their bare name (one source pile, one destination) whose moves differ in
+# what they take: the cards of a run, the piles of a `select` (once all printed `gather`, `pay`).
+NAMED_PARTS = """\
+ruleset: named-parts
+players: 1
+deck: standard-52
+zones:
+  stock: {short: s}
+  waste: {short: w}
+  row: {short: r, count: 3}
+  pile: {short: p}
+setup:
+  - take_deck: stock
+  - deal: {from: stock, to: row, counts: 1, face: up}
+  - deal: {from: stock, to: waste, counts: 3, face: up}
+moves:
+  pay:
+    from: stock
+    to: pile
+    select: {from: row, take: top, max: 2}
+    do: [move, {move_chosen: {}}]
+  gather: {from: waste, take: run, to: pile}
+"""
+
+
+def test_a_move_named_by_its_template_alone_still_names_its_run_and_its_selection(tmp_path: Path) -> None:
+    game = _one_pile_to_one_pile(tmp_path, NAMED_PARTS).new_game(seed=1)
+    texts = sorted(str(m) for m in game.legal_moves())
+    assert texts == sorted(["gather", "gatherx2", "gatherx3", "pay+r1", "pay+r2", "pay+r3", "pay+r1+r2", "pay+r1+r3",
+                            "pay+r2+r3"]), texts
+    _check_position(game, None)
+    game.apply(game.parse_move("PAY+R1+R3"))
+    assert [len(pile) for pile in game.state.piles] == [45, 3, 0, 1, 0, 3]  # r1 and r3 gone with the stock card

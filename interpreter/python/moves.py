@@ -75,20 +75,20 @@ class Move:
         rules = self.rules
         template = rules.moves[self.template]
         seat = "" if self.seat < 0 else f" {template.choices[self.seat]}" if template.choices else f" seat{self.seat + 1}"
+        names = rules.pile_long_names if long else rules.pile_names
+        # what tells apart the moves of one template from one pile: the cards of a run, the card
+        # picked, the piles of a `select` (with their card counts)
+        taken = (f"x{self.count}" if template.take == "run" and self.count > 1 else "") \
+            + (_pick_text(rules.deck.codes, self.pick, template.picks) if template.take == "any" else "") \
+            + "".join(f"+{names[p]}" + (f"x{c}" if c > 1 else "") for p, c in self.selection)
         if template.named_text:  # in a simultaneous game the name carries the seat that moves
-            picked = _pick_text(rules.deck.codes, self.pick, template.picks) if template.take == "any" else ""
-            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + picked + seat
-        names = rules.pile_names
-        if long:
-            names = rules.pile_long_names
+            return template.name + (f"@{self.actor + 1}" if self.actor >= 0 else "") + taken + seat
 
         def pile(p: int) -> str:
             return names[p]
         parts = []
         if self.src >= 0:
-            parts.append(pile(self.src) + (f"x{self.count}" if template.take == "run" and self.count > 1 else "")
-                         + (_pick_text(rules.deck.codes, self.pick, template.picks) if template.take == "any" else "")
-                         + "".join(f"+{pile(p)}" + (f"x{c}" if c > 1 else "") for p, c in self.selection))
+            parts.append(pile(self.src) + taken)
         if self.dst >= 0:
             parts.append(pile(self.dst))
         text = ">".join(parts)
