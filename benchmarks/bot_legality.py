@@ -6,8 +6,8 @@
 Every bundled ruleset (rulesets/*.yaml), example (examples/*.yaml) and test fixture that plays
 (tests/fixtures/**, but for those of tests/fixtures/broken/ and native/, which break on purpose)
 plays `--games` games (seeds 0, 1, ...) with its default options and seats, cut at `--max-moves`
-moves, with every bot kind at every seat (montecarlo with `--budget` playouts, ismcts with
-`--iterations` passes, both `--depth` moves deep and `--search-games` games, by default `--games`).
+moves, with every bot kind at every seat (montecarlo with `--budget` playouts, ismcts and mcts with
+`--iterations` passes, all `--depth` moves deep and `--search-games` games, by default `--games`).
 Each move a bot chooses is checked against the game's legal moves for its seat at that moment (a
 simultaneous game runs on the scheduler's clock, and is checked when the bot decides). A line per
 ruleset and bot: games, moves checked, illegal moves found (0), games that ended or reached their
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Folders of fixtures that break on purpose: none loads (broken/), or every game stops on an error
 # of the ruleset (native/fails.yaml's score, once its stock is out).
 BROKEN = (ROOT / "tests" / "fixtures" / "broken", ROOT / "tests" / "fixtures" / "native")
-BOT_KINDS = ("random", "greedy", "montecarlo", "ismcts")
+BOT_KINDS = ("random", "greedy", "montecarlo", "ismcts", "mcts")
 NATIVE_KINDS = ("random", "greedy")  # the bots native playouts play
 
 
@@ -85,6 +85,8 @@ def bot_params(kind: str, budget: int, iterations: int, depth: int) -> dict[str,
         return {"budget": budget, "depth": depth}
     if kind == "ismcts":
         return {"iterations": iterations, "depth": depth}
+    if kind == "mcts":
+        return {"playouts": iterations, "depth": depth}
     return {}
 
 

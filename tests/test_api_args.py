@@ -215,7 +215,8 @@ def test_a_move_built_by_hand_on_the_games_own_ruleset_is_checked_like_any_other
 @pytest.mark.parametrize("kind", sorted(BOT_KINDS))
 def test_every_bot_plays_games_to_the_end(kind: str) -> None:
     params: dict[str, Any] = {"montecarlo": {"budget": 20, "depth": 20},
-                              "ismcts": {"iterations": 20, "depth": 20}}.get(kind, {})
+                              "ismcts": {"iterations": 20, "depth": 20},
+                              "mcts": {"playouts": 20, "depth": 20}}.get(kind, {})
     for name, players in (("ten-bucks", 3), ("klondike", 1)):
         rules = load_ruleset(name)
         game = rules.new_game(seed=2, players=players, max_moves=150)

@@ -9,18 +9,23 @@ import pytest
 
 from cardrules import load_ruleset
 from cardrules.agents.bots import BOT_KINDS, BotParameterError, bot_params, make_bot
+from cardrules.agents.mcts import MctsBot
 from cardrules.base.resources import rulesets_dir
 from cardrules.agents.scheduler import simulate
+from cardrules.native import native_backend
+from conftest import ROOT
 from helpers import TEN_BUCKS_RULESETS
 
 BUNDLED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 SMALL = {"random": {}, "greedy": {}, "montecarlo": {"budget": 6, "depth": 15},
-         "ismcts": {"iterations": 8, "depth": 15}}
+         "ismcts": {"iterations": 8, "depth": 15}, "mcts": {"playouts": 8, "depth": 15}}
 
 
 @pytest.mark.parametrize("kind", sorted(BOT_KINDS))
 @pytest.mark.parametrize("name", BUNDLED)
-def test_every_bot_plays_every_bundled_ruleset_to_the_end(kind: str, name: str) -> None:
+def test_every_bot_plays_every_bundled_ruleset_to_the_end(kind: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if kind == "mcts":  # its Python search here; its compiled trials in tests/test_mcts.py
+        monkeypatch.setattr(MctsBot, "_backend", lambda self, game: None)
     rules = load_ruleset(name)
     players = max(rules.min_players, min(rules.max_players, 3))
     game = rules.new_game(seed=5, players=players, max_moves=40)
@@ -33,7 +38,7 @@ def test_every_bot_plays_every_bundled_ruleset_to_the_end(kind: str, name: str) 
     assert game.is_over and game.outcome in ("won", "lost", "over", "draw", "limit")
 
 
-@pytest.mark.parametrize("kind", ["montecarlo", "ismcts"])
+@pytest.mark.parametrize("kind", ["montecarlo", "ismcts", "mcts"])
 @pytest.mark.parametrize("name", TEN_BUCKS_RULESETS[:2] + ["klondike"])
 def test_search_bots_decide_the_same_when_only_hidden_cards_differ(kind: str, name: str) -> None:
     rules = load_ruleset(name)
@@ -92,3 +97,20 @@ def test_greedy_reads_the_rulesets_heuristic(tmp_path) -> None:  # type: ignore[
     assert game.evaluation(0) == 24 * 100
     move = make_bot("greedy", 1).choose(game)
     assert move.name != "draw"
+
+
+def test_greedy_never_goes_back_to_a_position_while_another_move_leads_elsewhere() -> None:
+    # tests/fixtures/bots/shuttle.yaml: moving the card to and fro costs nothing, a draw a point;
+    # counting points alone, greedy would shuttle to the move limit (200)
+    rules = load_ruleset(ROOT / "tests" / "fixtures" / "bots" / "shuttle.yaml")
+    backend = native_backend(rules)
+    for seed in range(3):
+        game = rules.new_game(seed=seed)
+        bot = make_bot("greedy", seed)
+        while not game.is_over:
+            game.apply(bot.choose(game))
+        texts = [str(move) for move in game.history]
+        assert game.outcome == "won" and texts == ["there", "draw", "back", "draw"] * 3 + ["there", "draw"]
+        position = backend.start(rules.new_game(seed=seed))  # compiled playouts choose alike
+        backend.playout(position, seed, "greedy")
+        assert (position.outcome, position.moves) == ("won", 14)

@@ -3,7 +3,12 @@
 - `random`: uniform among the legal moves.
 - `greedy`: the move that raises its seat's score (or the ruleset's `heuristic`) most right away.
 - `montecarlo`: flat Monte Carlo: random playouts after each candidate move, the best mean result.
-- `ismcts`: information-set Monte Carlo tree search, for games with hidden cards.
+- `ismcts`: information-set Monte Carlo tree search, for games with hidden cards (in Python).
+- `mcts`: the same search with its trials in compiled code where the native backend plays the
+  ruleset (agents/mcts.py), in Python where it cannot: strong and fast enough to judge a rule by.
+
+The searches live in agents/search.py and agents/mcts.py; this module holds the simple bots, the
+hint, and the kinds of bot by name (`BOT_KINDS`, `make_bot`).
 
 `suggest_move` is the terminal's `hint`: a short search on the seat's view that avoids going
 back to a position the game has been in.
@@ -18,7 +23,7 @@ A bot chooses among the moves the game offers its seat, never among a copy's: a 
 offers but the game does not is never chosen. Where a ruleset lets a move's legality hang on a card
 the seat cannot see (`cardrules validate` warns), a copy may lack one of the game's moves; that
 move is still a candidate, valued as if it left the copy as it is (`greedy`: a gain of 0;
-`montecarlo` and `ismcts`: a playout from the copy's position without it). Such a value gives no
+the searches: a playout from the copy's position without it). Such a value gives no
 hidden card away, and costs no random draw, so where the copy offers every move the bots decide
 as they would without the rule.
 """
@@ -26,12 +31,13 @@ as they would without the rule.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..python.engine import Game, Move
+from .mcts import MctsBot
+from .search import IsmctsBot, MonteCarloBot, offered_in
 
 
 class Bot(Protocol):
@@ -58,39 +64,65 @@ class RandomBot:
 
 class GreedyBot:
     """Picks the move that raises its seat's score (or the ruleset's `heuristic`) most right away;
-    ties are broken at random."""
+    ties are broken at random. It never goes back to a position it has decided in before (as its
+    seat sees it: `view_hash`) while another move leads elsewhere, so it does not shuttle cards
+    to and fro."""
 
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self.game: Game | None = None  # the game it remembers positions of
+        self.seen: set[int] = set()
+        self.slots: tuple[int, ...] = ()
 
     def choose(self, game: Game) -> Move:
         player = game.current_player
         moves = game.legal_moves()
+        if game is not self.game:
+            self.game, self.seen, self.slots = game, set(), game.rules.number_slots()
+        slots = self.slots
+        self.seen.add(view_hash(game, player, slots))
         trial = game.determinize(player, self.rng)  # the cards this seat cannot see, guessed
         before = trial.evaluation(player)
         best: list[Move] = []
-        best_gain = None
+        best_rank: tuple[bool, int] | None = None
         for move, mine in zip(moves, offered_in(trial, moves)):
             if mine is None:  # the copy lacks it: valued as leaving the copy as it is
-                gain = 0
+                rank = (False, 0)
             else:
                 trial.apply(mine)
-                gain = trial.evaluation(player) - before
+                rank = (view_hash(trial, player, slots) not in self.seen, trial.evaluation(player) - before)
                 trial.undo()
-            if best_gain is None or gain > best_gain:
-                best, best_gain = [move], gain
-            elif gain == best_gain:
+            if best_rank is None or rank > best_rank:
+                best, best_rank = [move], rank
+            elif rank == best_rank:
                 best.append(move)
         return self.rng.choice(best)
 
 
-def offered_in(trial: Game, moves: list[Move]) -> list[Move | None]:
-    """Each of `moves` (the game's legal moves for the seat to act) as `trial`, a copy of the game
-    (`Game.determinize`), offers it, or None where the copy does not offer it."""
-    by_key = {move.key(): move for move in trial.legal_moves()}
-    return [by_key.get(move.key()) for move in moves]
+VIEW_HASH_MULTIPLIER = 0x9E3779B97F4A7C15  # (odd: every step of the hash is one to one)
+_WORD = 2 ** 64 - 1
+
+
+def view_hash(game: Game, seat: int, slots: tuple[int, ...]) -> int:
+    """A position as `seat` sees it, hashed to 64 bits (the greedy bot's memory; compiled code
+    hashes alike, native/bots.py): each pile's size and cards (a card the seat cannot see as one
+    value), the numbers and truth values of the variables in `slots` (none as -2**63), the seat to
+    act and the phase; 0 is taken as 1 (compiled code keeps 0 for an empty place)."""
+    S = game.state
+    visible = game.visible
+    h = 0
+    for p, pile in enumerate(S.piles):
+        h = (h * VIEW_HASH_MULTIPLIER + len(pile) + 1) & _WORD
+        for card in pile:
+            h = (h * VIEW_HASH_MULTIPLIER + (card + 2 if visible(card, p, seat) else 1)) & _WORD
+    for slot in slots:
+        value = S.vars[slot]
+        h = (h * VIEW_HASH_MULTIPLIER + ((-2 ** 63 if value is None else int(value)) & _WORD)) & _WORD
+    h = (h * VIEW_HASH_MULTIPLIER + S.current + 1) & _WORD
+    h = (h * VIEW_HASH_MULTIPLIER + S.phase + 1) & _WORD
+    return h or 1
 
 
 # The hint (`suggest_move`): moves looked at, at most, over all its imagined deals, and how many deals.
@@ -202,171 +234,6 @@ def safe_move(game: Game, worlds: int = HINT_WORLDS) -> Move | None:
     return None
 
 
-def result_value(game: Game, seat: int, low: float, high: float) -> float:
-    """How good a playout's end is for `seat`, in [0, 1]: its share of the win in a game of several
-    seats (by score when the playout was cut short), 1 or 0 for a solitaire won or lost, else its
-    evaluation scaled between the lowest and highest seen so far."""
-    if game.players > 1:
-        if game.is_over:
-            winners = game.winners() or []
-            return 1.0 / len(winners) if seat in winners else 0.0
-        values = [game.evaluation(p) for p in range(game.players)]
-        best = max(values)
-        leaders = [p for p, v in enumerate(values) if v == best]
-        return 1.0 / len(leaders) if seat in leaders else 0.0
-    if game.is_over and game.outcome in ("won", "lost"):
-        return 1.0 if game.outcome == "won" else 0.0
-    if high <= low:
-        return 0.5
-    return (game.evaluation(seat) - low) / (high - low)
-
-
-def _playout(game: Game, rng: random.Random, depth: int) -> None:
-    """Random moves until the game ends or `depth` moves are played."""
-    for _ in range(depth):
-        if game.is_over:
-            return
-        moves = game.legal_moves()
-        if not moves:
-            return
-        game.apply(rng.choice(moves))
-
-
-class _Scale:
-    """The lowest and highest evaluation seen in playouts, to bring one-seat scores into [0, 1]."""
-
-    def __init__(self) -> None:
-        self.low = math.inf
-        self.high = -math.inf
-
-    def value(self, game: Game, seat: int) -> float:
-        if game.players == 1 and not (game.is_over and game.outcome in ("won", "lost")):
-            evaluation = game.evaluation(seat)
-            self.low, self.high = min(self.low, evaluation), max(self.high, evaluation)
-        return result_value(game, seat, self.low, self.high)
-
-
-class MonteCarloBot:
-    """Flat Monte Carlo: `budget` random playouts (each on a fresh guess of the hidden cards, at
-    most `depth` moves), shared out over the candidate moves; the best mean result wins."""
-
-    name = "montecarlo"
-
-    def __init__(self, seed: int | None = None, budget: int = 200, depth: int = 200) -> None:
-        self.rng = random.Random(seed)
-        self.budget = budget
-        self.depth = depth
-
-    def choose(self, game: Game) -> Move:
-        seat = game.current_player
-        moves = game.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        per_move = max(1, self.budget // len(moves))
-        scale = _Scale()
-        finals: dict[int, list[Game]] = {}
-        for index, move in enumerate(moves):
-            ends = []
-            for _ in range(per_move):
-                trial = game.determinize(seat, self.rng)
-                mine = offered_in(trial, [move])[0]
-                if mine is not None:  # else played out from the copy as it is
-                    trial.apply(mine)
-                _playout(trial, self.rng, self.depth)
-                scale.value(trial, seat)  # widen the scale before any mean is taken
-                ends.append(trial)
-            finals[index] = ends
-        means = [sum(scale.value(g, seat) for g in finals[i]) / len(finals[i]) for i in range(len(moves))]
-        best = max(means)
-        return self.rng.choice([m for m, v in zip(moves, means) if v == best])
-
-
-@dataclass
-class _Node:
-    """A node of the information-set tree: reached by `move` (its key), made by `mover`."""
-
-    move: tuple[Any, ...] | None
-    mover: int
-    visits: int = 0
-    available: int = 0
-    reward: float = 0.0
-
-    def __post_init__(self) -> None:
-        self.children: dict[tuple[Any, ...], _Node] = {}
-
-
-class IsmctsBot:
-    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012): each of
-    `iterations` passes deals the unseen cards anew (consistent with the seat's view), walks the
-    tree by UCB among the moves legal in that deal, adds one node, plays out at random (at most
-    `depth` moves) and credits every node with the result for the seat that moved there.
-    The most visited move at the root is played."""
-
-    name = "ismcts"
-
-    def __init__(self, seed: int | None = None, iterations: int = 300, depth: int = 200,
-                 exploration: float = 0.7) -> None:
-        self.rng = random.Random(seed)
-        self.iterations = iterations
-        self.depth = depth
-        self.exploration = exploration
-
-    def choose(self, game: Game) -> Move:
-        seat = game.current_player
-        moves = game.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        root = _Node(None, seat)
-        scale = _Scale()
-        for _ in range(self.iterations):
-            trial = game.determinize(seat, self.rng)
-            node, path = root, [root]
-            while not trial.is_over:
-                # At the root, the game's moves (each as the copy offers it, None where it does not);
-                # below, the copy's.
-                at_root = node is root
-                options = moves if at_root else trial.legal_moves()
-                if not options:
-                    break
-                playable = offered_in(trial, moves) if at_root else options
-                untried = [i for i, m in enumerate(options) if m.key() not in node.children]
-                if untried:
-                    index = self.rng.choice(untried)
-                    move = options[index]
-                    child = _Node(move.key(), trial.current_player)
-                    node.children[move.key()] = child
-                    path.append(child)
-                    mine = playable[index]
-                    if mine is not None:  # else played out from the copy as it is
-                        trial.apply(mine)
-                    break
-                children = [node.children[m.key()] for m in options]
-                for child in children:
-                    child.available += 1
-                chosen = max(range(len(options)), key=lambda i: self._ucb(children[i]))
-                node = children[chosen]
-                path.append(node)
-                mine = playable[chosen]
-                if mine is None:  # the copy lacks the game's move: played out from the copy as it is
-                    break
-                trial.apply(mine)
-            _playout(trial, self.rng, self.depth)
-            for visited in path[1:]:
-                visited.visits += 1
-                visited.reward += scale.value(trial, visited.mover)
-        by_key = {m.key(): m for m in moves}
-        visited_moves = [(child.visits, key) for key, child in root.children.items() if key in by_key]
-        if not visited_moves:
-            return self.rng.choice(moves)
-        most = max(v for v, _ in visited_moves)
-        return by_key[self.rng.choice([k for v, k in visited_moves if v == most])]
-
-    def _ucb(self, node: _Node) -> float:
-        if node.visits == 0:
-            return math.inf
-        return node.reward / node.visits + self.exploration * math.sqrt(math.log(max(node.available, 1)) / node.visits)
-
-
 @dataclass(frozen=True)
 class BotKind:
     factory: Callable[..., Bot]
@@ -383,8 +250,19 @@ BOT_KINDS: dict[str, BotKind] = {
     "ismcts": BotKind(IsmctsBot, {
         "iterations": (int, 300, "tree passes per decision"),
         "depth": (int, 200, "most moves per playout"),
-        "exploration": (float, 0.7, "the UCB exploration constant")}, "information-set MCTS"),
+        "exploration": (float, 0.7, "the UCB exploration constant"),
+        "seconds": (float, 0.0, "CPU seconds per decision at most (0: no bound; a bound makes play depend "
+                    "on the machine)")}, "information-set MCTS, in Python"),
 }
+
+
+BOT_KINDS["mcts"] = BotKind(MctsBot, {
+    "playouts": (int, 200, "trials per decision: a deal of the unseen cards, a walk down the tree, a random playout"),
+    "seconds": (float, 0.0, "CPU seconds per decision at most (0: no bound; a bound makes play depend on the "
+                "machine)"),
+    "depth": (int, 200, "most moves per playout; then the seats' evaluations (heuristic or score) judge"),
+    "exploration": (float, 0.7, "the UCB exploration constant")},
+    "information-set MCTS, its playouts in compiled code where the native backend plays the ruleset")
 
 
 def bot_params(kind: str, given: dict[str, str]) -> dict[str, Any]:

@@ -131,7 +131,7 @@ def play(
     deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="A deal file: card codes, top of the deck first."),
     option: List[str] = _ruleset_option(),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Seat kinds: --seat 1=random (human, random, greedy, "
-                                   "montecarlo, ismcts; a seat not given is human); "
+                                   "montecarlo, ismcts, mcts; a seat not given is human); "
                                    "a bot's parameters after a colon: --seat 2=greedy:speed=1.5 (actions per "
                                    "second, where every seat plays at once)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
@@ -341,7 +341,7 @@ def simulate(
     games: int = typer.Option(..., "-n", "--games", help="How many games to play."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
-                                   "ismcts), parameters after a colon: --seat 2=ismcts:iterations=100, and "
+                                   "ismcts, mcts), parameters after a colon: --seat 2=mcts:playouts=100, and "
                                    "speed=N where every seat plays at once. Seats not given are greedy."),
     option: List[str] = _ruleset_option(),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),

@@ -9,7 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..front.compiler import CARD, CARDS, INT, PILE, Meter
+from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, Meter
 from ..front.decks import Deck
 from ..base.errors import RulesetRuntimeError, RulesetWarning, SaveError, SourcePos
 from ..base.resources import rulesets_dir
@@ -288,6 +288,16 @@ class Ruleset:
 
     def persistent_variables(self) -> list[str]:
         return [v.name for v in self.variables.values() if v.persist]
+
+    def number_slots(self) -> tuple[int, ...]:
+        """The variables' slots that hold numbers or truth values (`variable_kinds`), every seat's
+        for a per-seat variable, in order: what a position's hash for the greedy bot reads
+        (agents/bots.py `view_hash`, native/bots.py alike)."""
+        slots: list[int] = []
+        for name, variable in self.variables.items():
+            if self.variable_kinds.get(name) in (INT, BOOL):
+                slots.extend(range(variable.slot, variable.slot + (self.max_players if variable.per_player else 1)))
+        return tuple(sorted(slots))
 
     def teams(self, players: int) -> list[tuple[str, tuple[int, ...]]]:
         """The teams of a game of `players` seats, team 0 first: each one's name and seats

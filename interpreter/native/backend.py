@@ -74,6 +74,7 @@ class Native:
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
+        self._random_kinds: dict[int, Any] = {}  # by seats: every seat random (SEAT_KINDS), for random_playout
 
     def code(self, move: Any) -> int:
         """A move's number as the compiled code lists it (sparse, with every field; the API's
@@ -136,6 +137,17 @@ class Native:
                                game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
         game.stats, game.lead = stats, lead
         return score, int(stats[0]), int(stats[1]), int(stats[2])
+
+    def random_playout(self, game: NativeGame, MT: Any, lead: Any, stats: Any) -> None:
+        """Play `game` to its end (or its move limit) with a random move at every seat, seat s
+        drawing from the Mersenne Twister state MT[s] (advanced in place): a search's playout, with
+        its scratch arrays made once (`lead` longer than the moves the game may make, `stats` 5)."""
+        players = int(game.M[PLAYERS])
+        kinds = self._random_kinds.get(players)
+        if kinds is None:
+            kinds = self._random_kinds[players] = self.np.zeros(players, dtype=self.np.int64)
+        game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK, game.BK, game.KEY,
+                   game.MC, game.TMP, MT, kinds, None, stats, lead)
 
     def scheduled_playout(self, game: NativeGame, seeds: list[int], clock_seed: int, speeds: list[float],
                           jitter: float, kinds: str | list[str] = "random") -> tuple[int, int, int, int]:

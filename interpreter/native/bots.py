@@ -24,6 +24,8 @@ SEAT_KINDS = ("random", "greedy")  # the bots a native playout plays, by their n
 
 SOURCE = '''
 RANDOM_SEAT, GREEDY_SEAT = 0, 1
+MAX_REMEMBERED = 1 << 16
+VIEW_HASH_MULTIPLIER = 0x9E3779B97F4A7C15
 
 
 @njit(cache=True)
@@ -31,12 +33,52 @@ def greedy_work(C, N, U, V, M, size):
     """The arrays greedy_choose works in (made once per playout): the determinized copy and its
     `size` legal moves at most, a copy of it to try a move on with the scratch arrays a step needs
     (on a copy no cycle of `end.cycle` is under way, so one step keeps at most two of its positions),
-    and the moves of the best gain."""
+    the moves of the best gain, and each seat's memory of the positions it decided in (view_hash;
+    a hash table of twice the moves the game may still make, at most 2 * MAX_REMEMBERED)."""
     work = max(NC, 1)
+    left = M[4] - M[3] if M[4] >= 0 else MAX_REMEMBERED
+    room = 64
+    while room < 2 * (min(left, MAX_REMEMBERED) + 2):
+        room *= 2
     return (C.copy(), N.copy(), U.copy(), V.copy(), M.copy(), np.empty(size, dtype=np.int64),
             C.copy(), N.copy(), U.copy(), V.copy(), M.copy(), np.empty(size, dtype=np.int64),
             np.empty(size, dtype=np.int64), np.zeros((2, NC), dtype=np.int64), np.zeros(NC, dtype=np.int64),
-            np.zeros(NC, dtype=np.int64), np.zeros(work, dtype=np.int64), np.zeros(work, dtype=np.int64))
+            np.zeros(NC, dtype=np.int64), np.zeros(work, dtype=np.int64), np.zeros(work, dtype=np.int64),
+            np.zeros((M[12], room), dtype=np.uint64), np.zeros(M[12], dtype=np.int64))
+
+
+@njit(cache=True)
+def view_hash(C, N, U, V, M, seat):
+    """`bots.view_hash`: the position as `seat` sees it (each pile's size and cards, a card it
+    cannot see as 1, the numbers and truth values of the variables, the seat to act, the phase),
+    hashed to 64 bits in unsigned arithmetic, which wraps as Python's `& (2**64 - 1)` does."""
+    K = np.uint64(VIEW_HASH_MULTIPLIER)
+    h = np.uint64(0)
+    for p in range(len(N)):
+        h = h * K + np.uint64(N[p] + 1)
+        for i in range(N[p]):
+            card = C[p, i]
+            h = h * K + (np.uint64(card + 2) if sees(C, N, U, card, p, seat) else np.uint64(1))
+    for s in NUMBER_SLOTS:
+        h = h * K + np.uint64(V[s])
+    h = h * K + np.uint64(M[10] + 1)
+    h = h * K + np.uint64(M[11] + 1)
+    return h if h != np.uint64(0) else np.uint64(1)
+
+
+@njit(cache=True)
+def remembered(T, h, add):
+    """Is `h` in the table T (open addressing, 0 for an empty place)? With `add`, put it there;
+    a table more than half full stops compiled code (the Python bot remembers without bound)."""
+    mask = np.int64(len(T) - 1)
+    i = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
+    while T[i] != np.uint64(0):
+        if T[i] == h:
+            return True
+        i = (i + np.int64(1)) & mask
+    if add:
+        T[i] = h
+    return False
 
 
 @njit(cache=True)
@@ -91,8 +133,12 @@ def greedy_choose(C, N, U, V, O, M, out, cnt, MT, W):
     Mersenne Twister MT, in the arrays W (greedy_work): the move whose gain of the seat's evaluation
     on the seat's determinized copy is the highest, drawn among equals. A move the copy does not
     offer gains 0 (it leaves the copy as it is); a move only the copy offers is never chosen."""
-    TC, TN, TU, TV, TM, TOUT, C2, N2, U2, V2, M2, OUT2, BEST, CK, BK, KEY, MC, TMP = W
+    TC, TN, TU, TV, TM, TOUT, C2, N2, U2, V2, M2, OUT2, BEST, CK, BK, KEY, MC, TMP, SEEN, HELD = W
     seat = M[10]
+    if not remembered(SEEN[seat], view_hash(C, N, U, V, M, seat), True):
+        HELD[seat] += 1
+        if 2 * HELD[seat] > len(SEEN[seat]):
+            raise Stop("more positions than the greedy bot keeps")
     copy_position(C, N, U, V, M, TC, TN, TU, TV, TM)
     determinize(TC, TN, TU, TM, seat, MT)
     tcnt = legal(TC, TN, TU, TV, O, TM, TOUT)
@@ -101,6 +147,7 @@ def greedy_choose(C, N, U, V, O, M, out, cnt, MT, W):
     before = evaluation(TC, TN, TU, TV, O, TM, seat)
     found = 0
     best_gain = sub(before, before)
+    best_fresh = False
     for i in range(cnt):
         a = out[i]
         offered = False
@@ -109,15 +156,19 @@ def greedy_choose(C, N, U, V, O, M, out, cnt, MT, W):
                 offered = True
                 break
         gain = sub(before, before)
+        fresh = False  # a move the copy lacks leaves it as it is: where the seat has been
         if offered:
             copy_position(TC, TN, TU, TV, TM, C2, N2, U2, V2, M2)
             OUT2[:tcnt] = TOUT[:tcnt]  # the copy's moves, as a step reads them (end.cycle)
             step(C2, N2, U2, V2, O, M2, OUT2, tcnt, CK, BK, KEY, MC, TMP, a)
             gain = sub(evaluation(C2, N2, U2, V2, O, M2, seat), before)
-        if found == 0 or gain > best_gain:
+            fresh = not remembered(SEEN[seat], view_hash(C2, N2, U2, V2, M2, seat), False)
+        # ranked as (fresh, gain): a move to a position not decided in before beats any other
+        if found == 0 or (fresh and not best_fresh) or (fresh == best_fresh and gain > best_gain):
             found = 0
             best_gain = gain
-        if gain == best_gain:
+            best_fresh = fresh
+        if gain == best_gain and fresh == best_fresh:
             BEST[found] = a
             found += 1
     return BEST[randbelow(MT, found)]

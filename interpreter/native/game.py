@@ -4,6 +4,7 @@ played by the compiled module: legal moves, apply, undo, views, scores, the end.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -136,6 +137,48 @@ class NativeGame:
             self._call("repeat_copy", self.KEY, larger)
             self.KEY = larger
 
+    def clone(self) -> NativeGame:
+        """A copy to play on, with state arrays of its own (for a search's trials: `copy_from`
+        sets it back to a position without allocating); scratch arrays are shared."""
+        other = copy.copy(self)
+        other.C, other.N, other.U, other.V, other.M = (a.copy() for a in (self.C, self.N, self.U, self.V, self.M))
+        other.out, other.CK, other.KEY = self.out.copy(), self.CK.copy(), self.KEY.copy()
+        return other
+
+    def copy_from(self, other: NativeGame) -> None:
+        """Make this copy (`clone`) the position `other` holds: its cards, faces, variables, turn,
+        legal moves, the cycle under way and the positions counted for `end.repeat`."""
+        np = self.native.np
+        for mine, theirs in ((self.C, other.C), (self.N, other.N), (self.U, other.U), (self.V, other.V),
+                             (self.M, other.M)):
+            np.copyto(mine, theirs)
+        self.cnt = other.cnt
+        self.out[:other.cnt] = other.out[:other.cnt]
+        rules = self.native.rules
+        if rules.cycle is not None and other.M[CYCLE] == CYCLE_TRACKING:
+            self.CK[:other.M[SEEN]] = other.CK[:other.M[SEEN]]
+        if rules.repeat is not None:
+            self.KEY = other.KEY.copy() if len(self.KEY) != len(other.KEY) else self.KEY
+            np.copyto(self.KEY, other.KEY)
+        self.ended = other.ended
+
+    def determinize(self, seat: int, MT: Any) -> None:
+        """As `Game.determinize`, in place: the cards `seat` cannot see dealt anew, drawn from the
+        Mersenne Twister state `MT` (a `random.Random`'s, advanced in place); the legal moves listed
+        again."""
+        self._call("determinize", self.C, self.N, self.U, self.M, seat, MT)
+        self.cnt = 0 if self.M[OVER] else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
+        if self.cnt < 0:
+            raise NativeStop("compiled code stopped: more legal moves than it keeps")
+
+    def evaluation(self, seat: int) -> int:
+        """As `Game.evaluation`: the ruleset's heuristic for `seat`, else its score."""
+        return int(self._call("evaluation", self.C, self.N, self.U, self.V, self.O, self.M, seat))
+
+    def leaders(self) -> int:
+        """The seats whose evaluation is the highest, a bit each."""
+        return int(self._call("leaders", self.C, self.N, self.U, self.V, self.O, self.M))
+
     def _call(self, name: str, *args: Any) -> Any:
         native = self.native
         if native.fault is not None:
@@ -227,6 +270,16 @@ class NativeGame:
             return self.ended[1]
         reason = self.native.reasons[self.M[REASON]]
         return self.native.limit_reason(self) if reason == "@limit" else reason
+
+    @property
+    def move_limit(self) -> int:
+        """The moves after which the game ends with the result "limit" (-1: none); a search may
+        lower it on a copy to cut a playout short."""
+        return int(self.M[MAX_MOVES])
+
+    @move_limit.setter
+    def move_limit(self, moves: int) -> None:
+        self.M[MAX_MOVES] = moves
 
     @property
     def current_player(self) -> int:

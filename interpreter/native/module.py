@@ -31,6 +31,8 @@ class _ModuleBuilder(_EffectsBuilder):
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
         # Who knows which card, after the faces in U (only where the ruleset keeps it).
         lines += [f"KN = {ncards + 1}", f"TRACKS = {rules.tracks_knowledge}"]
+        # The variables the greedy bot's position hash reads (native/bots.py view_hash).
+        lines.append(f"NUMBER_SLOTS = np.array({list(rules.number_slots())!r}, dtype=np.int64)")
         if rules.tracks_knowledge:
             lines.append(_KNOWLEDGE)
         if rules.repeat is not None:  # end.repeat: the positions seen, kept in KEY after the cycle's scratch key
