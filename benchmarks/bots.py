@@ -2,7 +2,7 @@
 ruleset of several seats, and its CPU per decision.
 
     python benchmarks/bots.py [--bot mcts] [--games 60] [--opponents random,greedy]
-                              [--only TEXT ...] [--ten-bucks-seats 2,3,4,5,6] [--jobs 2]
+                              [--only REGEX ...] [--ten-bucks-seats 2,3,4,5,6] [--jobs 2]
 
 For each ruleset of several seats that the Python engine plays turn by turn (rulesets/*.yaml and
 examples/*.yaml; Nerts, where every seat plays at once, is left out and said so), at its default
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -36,7 +37,7 @@ TEN_BUCKS_PREFIX = "ten-bucks"
 
 def rulesets(only: list[str]) -> list[Path]:
     files = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))
-    return [f for f in files if not only or any(text in f.stem for text in only)]
+    return [f for f in files if not only or any(re.search(text, f.stem) for text in only)]
 
 
 def play(path: str, players: int, bot: str, opponent: str, seed: int) -> tuple[float, bool, list[float]]:
@@ -73,7 +74,8 @@ def main() -> int:
     parser.add_argument("--bot", default="mcts", help="the bot under test, as --seat takes it (default mcts)")
     parser.add_argument("--games", type=int, default=60, help="games per ruleset, seat count and opponent (default 60)")
     parser.add_argument("--opponents", default="random,greedy")
-    parser.add_argument("--only", nargs="*", default=[], help="rulesets whose name holds one of these")
+    parser.add_argument("--only", nargs="*", default=[], help="rulesets whose name matches one of these "
+                        "(regular expressions: ^ten-bucks$)")
     parser.add_argument("--ten-bucks-seats", default="3", help="seat counts for Ten Bucks and its variants "
                         "(default 3; the issue's goal: 2,3,4,5,6)")
     parser.add_argument("--jobs", type=int, default=2)

@@ -179,7 +179,7 @@ def test_the_cli_command(tmp_path: Path) -> None:
                                       "--json", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["rulesets"][0]["summary"]["seats"] == {"1": "random", "2": "greedy"}
+    assert report["rulesets"][0]["summary"]["seats"] == {"1": "random", "2": "mcts"}  # the default bot
     # From 0 of 5 games to 5 of 5: Newcombe's interval reaches down by the two Wilson intervals' sides.
     low, _ = wilson(5, 5)
     side = 100 * math.hypot(1 - low, 1 - low)

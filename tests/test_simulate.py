@@ -336,7 +336,7 @@ def test_a_long_bot_text_is_folded_whole_into_a_narrow_summary_table() -> None:
     assert seat in "".join(kind_cells) and "random" in kind_cells
 
 
-def test_the_command_seats_greedy_bots_where_none_are_given(tmp_path: Path) -> None:
+def test_the_command_seats_greedy_bots_where_none_are_given_alone_at_the_table(tmp_path: Path) -> None:
     # A designer's first run should show games that can be won: greedy, not random, by default.
     out = tmp_path / "run.json"
     code, _, _ = command(ruleset="klondike", games=6, out=out, default_seat=None)
@@ -396,3 +396,17 @@ def test_the_move_limit_is_marked_on_game_lengths() -> None:
     (line,) = near.get_lines()
     assert list(line.get_xdata()) == [200, 200] and line.get_label() == "move limit 200 (3 games)"
     assert not far.get_lines() and "move limit 100,000: beyond the longest game (180)" in far.texts[0].get_text()
+
+
+def test_in_a_game_of_several_seats_the_seats_not_given_are_mcts_bots_where_their_search_is_compiled(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run.json"
+    code, _, err = command(ruleset="ten-bucks", games=3, players=2, seat=["1=random"], out=out, default_seat=None)
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0 and report["seats"] == {"1": "random", "2": "mcts"} and "greedy bots, not mcts" not in err
+    # without the native backend, greedy bots, and a line says why
+    monkeypatch.setattr("cardrules.native.native_available", lambda: False)
+    code, _, err = command(ruleset="ten-bucks", games=3, players=2, out=out, default_seat=None)
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0 and report["seats"] == {"1": "greedy", "2": "greedy"}
+    assert "seats not given are greedy bots, not mcts: the native backend is not installed" in " ".join(err.split())

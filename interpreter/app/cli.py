@@ -342,7 +342,8 @@ def simulate(
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats: --seat 2=greedy (random, greedy, montecarlo, "
                                    "ismcts, mcts), parameters after a colon: --seat 2=mcts:playouts=100, and "
-                                   "speed=N where every seat plays at once. Seats not given are greedy."),
+                                   "speed=N where every seat plays at once. Seats not given are mcts bots (greedy where "
+                                   "the native backend cannot run their search: a line says why)."),
     option: List[str] = _ruleset_option(),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (Ray: CPUs of the local Ray); 1 plays here."),
@@ -378,7 +379,7 @@ def compare(
                                       "each): --variant draw=3 --variant draw=3,scoring=vegas."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the rulesets allow a choice."),
     seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Bot seats, the same under every ruleset "
-                                   "(as simulate's). Seats not given are greedy."),
+                                   "(as simulate's). Seats not given are mcts bots (else greedy, as in simulate)."),
     option: List[str] = typer.Option([], "--option", "-o", metavar="NAME=VALUE", help="Set an option of every "
                                      "ruleset compared (a --variant's own value wins)."),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k, under every ruleset."),

@@ -39,7 +39,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..base.errors import CardrulesError, printable, shown_title, terminal_console
-from .simulate import (DEFAULT_SEED, Z95, GameRecord, Run, SimulateError, check_plots, report_failure,
+from .simulate import (DEFAULT_BOT, DEFAULT_SEED, Z95, GameRecord, Run, SimulateError, check_plots, report_failure,
                        simulate_games, wilson, write_outputs)
 
 MAX_RULESETS = 26  # columns are lettered A, B, C, ...
@@ -641,7 +641,7 @@ def compare_command(rulesets: Sequence[str], games: int, variants: Sequence[str]
                     show_progress: bool = True, search_path: Sequence[str] = (), engine: str = "python",
                     default_seat: str | None = None) -> int:
     """`cardrules compare`: play, print the comparison on `console`, write the files asked for.
-    Seats not given play `default_seat`, by default greedy bots (as `simulate`'s). Progress and
+    Seats not given play `default_seat`, by default mcts (else greedy) bots, as `simulate`'s. Progress and
     errors go to `err_console`. Returns the exit code: 0, 1 for an error of a ruleset, a game or a
     file, 2 for a bad argument."""
     console = console if console is not None else terminal_console(highlight=False)
@@ -652,7 +652,7 @@ def compare_command(rulesets: Sequence[str], games: int, variants: Sequence[str]
         comparison = compare_games(rulesets, games, variants, players, seat, option, seed, jobs, search_path, engine,
                                    err_console if show_progress else None,
                                    lambda line: err_console.print(Text(printable(line)), soft_wrap=True),
-                                   default_seat or "greedy")
+                                   default_seat or DEFAULT_BOT)
         for part in render_comparison(comparison):
             console.print(part)
             console.print()

@@ -41,7 +41,7 @@ from rich.text import Text
 
 from ..base.errors import CardrulesError, format_error, printable, shown_title, terminal_console
 from ..agents.seats import SeatSpec
-from .simulate_play import (BACKENDS, DEFAULT_SEED, ENGINES, GameRecord, MissingExtraError, Plan, SimulateError,
+from .simulate_play import (BACKENDS, DEFAULT_BOT, DEFAULT_SEED, ENGINES, GameRecord, MissingExtraError, Plan, SimulateError,
                             _check_backend, batches, compiled, import_ray, play_batch, play_game, prepare, run_games)
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -434,7 +434,8 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
                      err_console: Console | None = None, show_progress: bool = True,
                      search_path: Sequence[str] = (), engine: str = "python", default_seat: str | None = None) -> int:
     """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
-    Seats not given play `default_seat`, by default greedy bots, which can win. The progress bar
+    Seats not given play `default_seat`, by default mcts bots where their search runs
+    in compiled code, else greedy bots (simulate_play.DEFAULT_BOT). The progress bar
     and errors go to `err_console` (standard error). Returns
     the exit code: 0, 1 for an error of the ruleset, a game or a file, 2 for a bad argument."""
     console = console if console is not None else terminal_console(highlight=False)
@@ -445,7 +446,7 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
         run = simulate_games(ruleset, games, players, seat, option, seed, jobs, backend, address,
                              err_console if show_progress else None, search_path, engine,
                              lambda line: err_console.print(Text(printable(line)), soft_wrap=True),
-                             default_seat or "greedy")
+                             default_seat or DEFAULT_BOT)
         for part in render_summary(run.summary):
             console.print(part)
             console.print()

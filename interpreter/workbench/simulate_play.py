@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agents.bots import Bot, make_bot, seat_seed
+from ..agents.mcts import default_bot
 from ..python.engine import Game, Move
 from ..base.errors import CardrulesError, SetupError
 from ..agents.seats import SeatError, SeatSpec, check_seats, parse_seat
@@ -113,12 +114,16 @@ def _stamp(ruleset: str) -> str:
     return f"{stat.st_mtime_ns}-{stat.st_size}"
 
 
+DEFAULT_BOT = "default"  # as a run's default seat: mcts where it searches in compiled code (several seats), else greedy
+
+
 def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterable[str] = (),
             options: Iterable[str] = (), seed: int = DEFAULT_SEED, search_path: Iterable[str] = (),
             engine: str = "python", note: Callable[[str], None] = lambda line: None,
             default_seat: str = "random") -> Plan:
     """Check a run's arguments and load the ruleset once: `seats` as `SEAT=KIND[:NAME=VALUE,...]`,
-    `options` as `NAME=VALUE`, the seats not given `default_seat`. Raises `SimulateError` for a bad
+    `options` as `NAME=VALUE`, the seats not given `default_seat` (DEFAULT_BOT: `mcts` where its
+    trials run in compiled code, else greedy, with a line to `note` saying why). Raises `SimulateError` for a bad
     argument, or the ruleset's own error. `engine` "native" asks for the compiled backend (see
     `choose_engine`)."""
     if games < 1:
@@ -140,6 +145,10 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
             if not spec.is_bot:
                 raise SeatError(f"seat {index + 1}: a simulation plays bots only, not {spec.kind!r}")
             specs[index] = spec
+        if default_seat == DEFAULT_BOT and len(specs) < count:
+            default_seat, why = default_bot(rules, count)
+            if why is not None:
+                note(why)
         for s in range(count):
             specs.setdefault(s, SeatSpec(default_seat))
         check_seats(rules, specs, count)
@@ -295,7 +304,9 @@ def choose_engine(rules: Ruleset, engine: str, seats: Sequence[SeatSpec], note: 
     from ..native import Unsupported, native_backend
 
     if any(spec.kind not in ("random", "greedy") or spec.bot_params for spec in seats):
-        note("native engine: it plays random and greedy seats without parameters only; playing with the Python engine")
+        note("native engine: it plays random and greedy seats without parameters only; playing with the Python engine"
+             + (" (mcts seats still run their search in compiled code)" if any(spec.kind == "mcts" for spec in seats)
+                else ""))
         return "python"
     try:
         native_backend(rules)
