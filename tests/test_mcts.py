@@ -120,7 +120,9 @@ def test_a_seconds_bound_stops_the_search_early(monkeypatch: pytest.MonkeyPatch)
         trials.append(1)
         real(self, *args, **kwargs)
 
-    monkeypatch.setattr(mcts, "TreeNode", type("Counted", (mcts.TreeNode,), {"__init__": counted}))
+    counted_node = type("Counted", (mcts.TreeNode,), {"__init__": counted})
+    monkeypatch.setattr(mcts, "TreeNode", counted_node)  # the root
+    monkeypatch.setattr("cardrules.agents.search.TreeNode", counted_node)  # a node per trial
     clock = iter(range(0, 1000, 10))  # ten seconds pass between looks at the clock
     monkeypatch.setattr(mcts.time, "process_time", lambda: float(next(clock)))
     make_bot("mcts", 1, playouts=500, seconds=25).choose(game)

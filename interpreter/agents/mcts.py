@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from ..python.engine import Game, Move
-from .search import IsmctsBot, TreeNode, most_visited, ucb
+from .search import IsmctsBot, TreeNode, descend, most_visited
 
 DEFAULT_PLAYOUTS = 200
 DEFAULT_DEPTH = 200
@@ -89,40 +89,22 @@ class MctsBot:
         stats = np.zeros(5, dtype=np.int64)
         low, high = math.inf, -math.inf
         root = TreeNode(None, seat)
+        playing = _Playing(trial)
+
+        def listed(at_root: bool) -> tuple[list[Any], list[Any]] | None:
+            """The moves at a node: at the root the game's (None where the copy lacks one), below the copy's."""
+            offered = [int(a) for a in trial.out[:trial.cnt]]
+            if not offered:
+                return None
+            return (codes, [c if c in offered else None for c in codes]) if at_root else (offered, offered)
+
         deadline = time.process_time() + self.seconds if self.seconds else math.inf
         for iteration in range(self.playouts):
             if iteration and time.process_time() > deadline:
                 break
             trial.copy_from(root_position)
             trial.determinize(seat, streams[seat])
-            node, path = root, [root]
-            while not trial.is_over:
-                offered = [int(a) for a in trial.out[:trial.cnt]]
-                if not offered:
-                    break
-                at_root = node is root
-                options = codes if at_root else offered
-                playable: list[int | None] = [c if c in offered else None for c in codes] if at_root else [*offered]
-                untried = [i for i, code in enumerate(options) if code not in node.children]
-                if untried:
-                    index = self.rng.choice(untried)
-                    child = TreeNode(options[index], trial.current_player)
-                    node.children[options[index]] = child
-                    path.append(child)
-                    mine = playable[index]
-                    if mine is not None:  # else played out from the copy as it is
-                        trial.apply_code(mine)
-                    break
-                children = [node.children[code] for code in options]
-                for child in children:
-                    child.available += 1
-                chosen = max(range(len(options)), key=lambda i: ucb(children[i], self.exploration))
-                node = children[chosen]
-                path.append(node)
-                mine = playable[chosen]
-                if mine is None:  # the copy lacks the game's move: played out from the copy as it is
-                    break
-                trial.apply_code(mine)
+            path = descend(root, self.rng, self.exploration, listed, lambda code: code, playing)
             cut = trial.moves + self.depth
             cut_short = False
             if not trial.is_over:
@@ -180,3 +162,21 @@ def default_bot(rules: Any, players: int) -> tuple[str, str | None]:
     if backend is not None:
         return "mcts", None
     return "greedy", f"seats not given are greedy bots, not mcts: {why}"
+
+
+class _Playing:
+    """A native position as `search.descend` plays on it: moves by their codes."""
+
+    def __init__(self, position: Any) -> None:
+        self.position = position
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.position.is_over)
+
+    @property
+    def current_player(self) -> int:
+        return int(self.position.current_player)
+
+    def apply(self, code: int) -> None:
+        self.position.apply_code(code)

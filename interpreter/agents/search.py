@@ -147,44 +147,20 @@ class IsmctsBot:
             if iteration and time.process_time() > deadline:
                 break
             trial = game.determinize(seat, self.rng)
-            node, path = root, [root]
-            while not trial.is_over:
+            def listed(at_root: bool) -> tuple[list[Any], list[Any]] | None:
                 # At the root, the game's moves (each as the copy offers it, None where it does not);
                 # below, the copy's.
-                at_root = node is root
                 options = moves if at_root else trial.legal_moves()
                 if not options:
-                    break
-                playable = offered_in(trial, moves) if at_root else options
-                untried = [i for i, m in enumerate(options) if m.key() not in node.children]
-                if untried:
-                    index = self.rng.choice(untried)
-                    move = options[index]
-                    child = TreeNode(move.key(), trial.current_player)
-                    node.children[move.key()] = child
-                    path.append(child)
-                    mine = playable[index]
-                    if mine is not None:  # else played out from the copy as it is
-                        trial.apply(mine)
-                    break
-                children = [node.children[m.key()] for m in options]
-                for child in children:
-                    child.available += 1
-                chosen = max(range(len(options)), key=lambda i: self._ucb(children[i]))
-                node = children[chosen]
-                path.append(node)
-                mine = playable[chosen]
-                if mine is None:  # the copy lacks the game's move: played out from the copy as it is
-                    break
-                trial.apply(mine)
+                    return None
+                return options, offered_in(trial, moves) if at_root else options
+
+            path = descend(root, self.rng, self.exploration, listed, lambda m: m.key(), trial)
             _playout(trial, self.rng, self.depth)
             for visited in path[1:]:
                 visited.visits += 1
                 visited.reward += scale.value(trial, visited.mover)
         return most_visited(root, moves, lambda m: m.key(), self.rng)
-
-    def _ucb(self, node: TreeNode) -> float:
-        return ucb(node, self.exploration)
 
 
 def ucb(node: TreeNode, exploration: float) -> float:
@@ -193,6 +169,42 @@ def ucb(node: TreeNode, exploration: float) -> float:
     if node.visits == 0:
         return math.inf
     return node.reward / node.visits + exploration * math.sqrt(math.log(max(node.available, 1)) / node.visits)
+
+
+def descend(root: TreeNode, rng: random.Random, exploration: float,
+            listed: Callable[[bool], tuple[list[Any], list[Any]] | None], key: Callable[[Any], Any],
+            trial: Any) -> list[TreeNode]:
+    """One walk of an ISMCTS trial down the tree from `root`, playing on `trial` (a copy dealt
+    anew: anything with `is_over`, `current_player` and `apply`): at each node the moves
+    `listed(at_root)` gives (the options, keyed by `key`, and each as the copy can play it, None
+    where it cannot; None when there is none), by UCB among those tried, until a node gets its
+    first untried child (drawn at random), which is played and ends the walk. A move the copy
+    cannot play ends it where it is (the playout starts from the copy as it is). Returns the
+    nodes visited, the root first."""
+    node, path = root, [root]
+    while not trial.is_over:
+        found = listed(node is root)
+        if found is None:
+            break
+        options, playable = found
+        untried = [i for i, option in enumerate(options) if key(option) not in node.children]
+        if untried:
+            index = rng.choice(untried)
+            child = node.children[key(options[index])] = TreeNode(key(options[index]), trial.current_player)
+            path.append(child)
+            if playable[index] is not None:
+                trial.apply(playable[index])
+            break
+        children = [node.children[key(option)] for option in options]
+        for child in children:
+            child.available += 1
+        chosen = max(range(len(options)), key=lambda i: ucb(children[i], exploration))
+        node = children[chosen]
+        path.append(node)
+        if playable[chosen] is None:
+            break
+        trial.apply(playable[chosen])
+    return path
 
 
 def most_visited(root: TreeNode, moves: list[Move], key: Callable[[Move], Any], rng: random.Random) -> Move:
