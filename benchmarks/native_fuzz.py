@@ -17,6 +17,7 @@ Compiling a module costs some 30-60 CPU-seconds. Exit status 1 on any difference
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import tempfile
@@ -34,6 +35,7 @@ import native_fuzzing as nf
 
 
 Found = list[tuple[nf.Difference, nf.Probe]]
+MODULES_PER_WORKER = 3
 
 
 def fuzz(seed: int, index: int, probes: int, folder: str) -> tuple[nf.Tally, Found, float]:
@@ -62,7 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     differences: dict[str, list[tuple[nf.Difference, nf.Probe]]] = {}
     began = time.perf_counter()
     cpu = 0.0
-    with tempfile.TemporaryDirectory(prefix="native-fuzz-") as folder, ProcessPoolExecutor(args.jobs) as pool:
+    # A worker keeps every module it compiled (Numba holds them): a fresh one after a few modules,
+    # or a long run's workers grow past 10 GB and are killed.
+    workers = ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"),
+                                  max_tasks_per_child=MODULES_PER_WORKER)
+    with tempfile.TemporaryDirectory(prefix="native-fuzz-") as folder, workers as pool:
         index = 0
         pending: list[Any] = []
         while compared < args.cases or pending:
