@@ -157,9 +157,11 @@ class NativeGame:
         rules = self.native.rules
         if rules.cycle is not None and other.M[CYCLE] == CYCLE_TRACKING:
             self.CK[:other.M[SEEN]] = other.CK[:other.M[SEEN]]
-        if rules.repeat is not None:
-            self.KEY = other.KEY.copy() if len(self.KEY) != len(other.KEY) else self.KEY
-            np.copyto(self.KEY, other.KEY)
+        if rules.repeat is not None:  # (the store grows as a game goes on: copied whole when its size differs)
+            if len(self.KEY) == len(other.KEY):
+                np.copyto(self.KEY, other.KEY)
+            else:
+                self.KEY = other.KEY.copy()
         self.ended = other.ended
 
     def determinize(self, seat: int, MT: Any) -> None:
