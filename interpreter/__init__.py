@@ -34,12 +34,13 @@ if TYPE_CHECKING:
         SetupError,
         format_error,
     )
-    from .model.ruleset import Ruleset, find_ruleset, load_ruleset
+    from .model.ruleset import Ruleset, find_ruleset
+    from .python.load import load_ruleset
 
 # Each public name and the module that defines it.
 _HOMES = {
     "Game": "python.engine", "Move": "python.engine",
-    "Ruleset": "model.ruleset", "find_ruleset": "model.ruleset", "load_ruleset": "model.ruleset",
+    "Ruleset": "model.ruleset", "find_ruleset": "model.ruleset", "load_ruleset": "python.load",
     "ArgumentError": "base.errors", "CardrulesError": "base.errors", "DealError": "base.errors",
     "ExpressionSyntaxError": "base.errors", "IllegalMoveError": "base.errors", "RulesetError": "base.errors",
     "RulesetRuntimeError": "base.errors", "SaveError": "base.errors", "SetupError": "base.errors",

@@ -1255,7 +1255,7 @@ def run_case(case: Case, folder: Path) -> str:
             return _run_cli(Case(case.target, "cli", {"args": ["play", str(path), "--seed", str(d["seed"])],
                                                       "input": CLI_SCRIPT}), folder, copy=False)
         if mode == "validate":
-            from cardrules.model.ruleset import check_ruleset
+            from cardrules.python.load import check_ruleset
 
             rules, _ = check_ruleset(path, most=8)  # a few option combinations, not up to 256
         else:

@@ -19,7 +19,7 @@ import pytest
 from cardrules import CardrulesError, RulesetError, RulesetRuntimeError, load_ruleset
 from cardrules.base.limits import (INT_MAX, MAX_CARDS, MAX_COMPILED_NODES, MAX_EXPRESSION_DEPTH, MAX_OPTION_VALUES,
                               MAX_STEPS, MAX_YAML_DEPTH, MAX_YAML_VALUES)
-from cardrules.model.ruleset import check_ruleset
+from cardrules.python.load import check_ruleset
 
 from helpers import MINI, mini_with
 

@@ -14,7 +14,7 @@ from cardrules.front import parser as parser_module
 from cardrules.front import source as source_module
 from cardrules.front.decks import load_deck
 from cardrules.base.memo import Memo
-from cardrules.model.ruleset import check_ruleset
+from cardrules.python.load import check_ruleset
 from cardrules.front.schema import validate
 from cardrules.front.source import load_document
 from conftest import ROOT

@@ -102,9 +102,10 @@ def test_the_lazy_package_names_are_the_modules_own() -> None:
     import cardrules.python.engine
     import cardrules.base.errors
     import cardrules.model.ruleset
+    import cardrules.python.load
 
     assert cardrules.Game is cardrules.python.engine.Game and cardrules.Move is cardrules.python.engine.Move
-    assert cardrules.load_ruleset is cardrules.model.ruleset.load_ruleset
+    assert cardrules.load_ruleset is cardrules.python.load.load_ruleset
     assert cardrules.CardrulesError is cardrules.base.errors.CardrulesError
     assert set(cardrules.__all__) <= set(dir(cardrules))
     for name in cardrules.__all__:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardrules import RulesetError, load_ruleset
-from cardrules.model.ruleset import check_ruleset
+from cardrules.python.load import check_ruleset
 from conftest import RULESETS
 
 

@@ -56,7 +56,8 @@ from ..model.actions import action_index
 from ..python.engine import Game
 from ..base.errors import ArgumentError, IllegalMoveError, printable
 from ..base.resources import rulesets_dir
-from ..model.ruleset import Ruleset, load_ruleset
+from ..model.ruleset import Ruleset
+from ..python.load import load_ruleset
 
 REWARDS = ("score", "win")
 ACTIONS = ("auto", "fixed", "listed")

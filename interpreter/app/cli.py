@@ -88,7 +88,7 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
                  search_path: tuple[str | Path, ...] = ()) -> Ruleset:
     """`cardrules.load_ruleset`, imported when a command first needs it (tests replace this one)."""
-    from ..model.ruleset import load_ruleset as load
+    from ..python.load import load_ruleset as load
 
     return load(name_or_path, options, search_path)
 
@@ -473,7 +473,7 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
     from ..front.decks import load_deck
     from ..base.errors import RulesetWarning
     from ..workbench.leaks import find_leaks
-    from ..model.ruleset import check_ruleset
+    from ..python.load import check_ruleset
     from ..front.source import is_file
 
     gc.freeze()  # the modules just imported live as long as the process: the collector need not scan them again

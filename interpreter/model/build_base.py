@@ -11,11 +11,11 @@ from ..front.compiler import (INT, RUNTIME_GLOBALS, SPANS, Compiled, CompileErro
                               Scope, Span, names_in)
 from ..base.errors import ExpressionSyntaxError, RulesetError, SourcePos
 from ..base.limits import MAX_RULESET_NODES
-from ..python.applygen import Expr
 from ..base.memo import compile_once
 from ..front.parser import Node, ParseError, parse_expression
 from ..front.source import Document, FileAccess, PathKey
 from .closures import _guarded, _guarded_at_load
+from .effects import Expr
 from .rules import Evaluator, Ruleset
 
 

@@ -9,11 +9,11 @@ from typing import Any
 from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, PILES, Scope
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
 from ..base.limits import INT_MAX, INT_MIN
-from ..python.applygen import AssignEffect, EndEffect, ForEffect, IfEffect, MoveEffect, TurnEffect
 from ..front.parser import Loop, ParseError, parse_loop
 from ..front.source import PathKey
 from .build_tables import _TablesBuilder
 from .closures import _a_seat_of
+from .effects import AssignEffect, EndEffect, ForEffect, IfEffect, MoveEffect, TurnEffect
 from .rules import Effect, Zone
 
 

@@ -12,11 +12,11 @@ from typing import Any
 from ..front.compiler import ANY, BOOL, CARDS, INT, LIST, NONE, PILES, Scope, type_of_value, variable_reads
 from ..base.errors import RulesetError, unknown
 from ..base.limits import MAX_CHOICES, MAX_PICK_SETS, MAX_RULESET_NODES
-from ..python.applygen import ApplyGenerator, Expr, TriggerBody
-from ..python.movegen import MoveGenerator
 from ..front.parser import Loop
 from ..front.source import Document, FileAccess, PathKey
 from .build_effects import _EffectsBuilder
+from .effects import Expr, TriggerBody
+from .game_backend import GameBackend
 from .closures import _guarded, _name_node, _repeat_limit, _trigger_runner
 from .rules import (CycleRule, DEFAULT_MAX_MOVES, EndCondition, Evaluator, MOVE_BINDINGS, MoveTemplate, PASS, Ruleset,
                     TURN_HANDING, Trigger)
@@ -25,9 +25,11 @@ from .rules import (CycleRule, DEFAULT_MAX_MOVES, EndCondition, Evaluator, MOVE_
 class _Builder(_EffectsBuilder):
     """The whole ruleset: `build` makes it, part by part."""
 
-    def __init__(self, doc: Document, path: Path, chosen: dict[str, Any], access: FileAccess) -> None:
+    def __init__(self, doc: Document, path: Path, chosen: dict[str, Any], access: FileAccess,
+                 backend: GameBackend) -> None:
         super().__init__(doc, path, chosen, access)
-        self.movegen = MoveGenerator(self)  # the generated listing of each move template (python/movegen.py)
+        self.backend = backend
+        self.listing = backend.listing(self)  # the generated listing of each move template (python/movegen.py)
 
     def build(self) -> Ruleset:
         rules, data = self.rules, self.data
@@ -55,6 +57,7 @@ class _Builder(_EffectsBuilder):
         rules.generated_source = "\n".join(self.sources)
         rules.compiled_nodes = MAX_RULESET_NODES - self.node_budget[0]
         rules.front_end = self
+        rules.game_backend = self.backend
         if rules.out_of_turn:  # asking only the seats that may act must not tell what they hold
             from .turn_runs import reads_hidden_cards
 
@@ -108,13 +111,13 @@ class _Builder(_EffectsBuilder):
                 template.select_piles = self.zone_piles(path + ("select", "from"))
                 template.select_take = spec["select"].get("take", "top")
             template.scope = scope
-            template.enumerate = self.movegen.template(template, path, spec, scope)
+            template.enumerate = self.listing.template(template, path, spec, scope)
             template.named_text = len(sources) <= 1 and len(targets) <= 1
             if "safe" in spec:
                 template.safe = self.evaluator(path + ("safe",), scope, (BOOL,))
             rules.moves.append(template)
             rules.moves_by_name[name] = template
-        rules.enumerate_all = self.movegen.merged()
+        rules.enumerate_all = self.listing.merged()
         rules.move_names = tuple(t.name for t in rules.moves)
         rules.listing_reads = self._listing_reads()
         # A move's text (`t3>f1`) leaves out its name unless another move joins the same kinds of
@@ -284,7 +287,7 @@ class _Builder(_EffectsBuilder):
 
     def _apply_functions(self) -> None:
         """What each move does, and the end checks, as one generated function each (python/applygen.py)."""
-        generator = ApplyGenerator(self)
+        generator = self.backend.apply(self)
         for template in self.rules.moves:
             template.apply = generator.template(template, "select" in self.data["moves"][template.name])
         self.rules.end_check = generator.end_check()

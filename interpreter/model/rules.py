@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, Meter
 from ..front.decks import Deck
-from ..base.errors import RulesetRuntimeError, RulesetWarning, SaveError, SourcePos
+from ..base.errors import ArgumentError, RulesetRuntimeError, RulesetWarning, SaveError, SourcePos
 from ..base.resources import rulesets_dir
 
 if TYPE_CHECKING:  # imported where first used: loading a ruleset (and `validate`) needs neither
     from .actions import ActionSpace
+    from .game_backend import GameBackend
     from .observation import ObservationLayout
 
 
@@ -253,6 +254,7 @@ class Ruleset:
         # The checked front end (merged document, scope, parser) that built this ruleset, for other
         # backends to lower from (`native/backend.py`); not part of the API.
         self.front_end: Any = None
+        self.game_backend: GameBackend | None = None  # what it was built for (model/game_backend.py): its games
         # Other backends built for this ruleset, by name (`native.native_backend`'s), or why not.
         self.backends: dict[str, Any] = {}
 
@@ -282,9 +284,10 @@ class Ruleset:
         `persisted` gives the values of `persist` variables kept from earlier games; `max_moves`
         overrides the ruleset's move limit (simulations use a lower one).
         """
-        from ..python.engine import Game
-
-        return Game(self, seed=seed, deal=deal, players=players, persisted=persisted, max_moves=max_moves)
+        if self.game_backend is None:
+            raise ArgumentError("this ruleset was built for no backend that plays games")
+        return self.game_backend.game(self, seed=seed, deal=deal, players=players, persisted=persisted,
+                                      max_moves=max_moves)
 
     def persistent_variables(self) -> list[str]:
         return [v.name for v in self.variables.values() if v.persist]

@@ -4,11 +4,11 @@ option combination, for `validate`).
 
 The build (build_base, build_tables, build_effects, build_moves) resolves the deck, options,
 variables and zones (every pile gets an integer index), parses every expression once,
-type-checks it against the names it can see, and compiles it to Python. Each move template
-becomes one generated enumerator function (loops over sources, taken cards and destinations,
-with the `when` conditions hoisted to the outermost loop whose names they use), and every effect
-becomes a small closure (closures). Nothing is parsed or tree-walked after this. The ruleset
-itself, as data, is in rules.
+type-checks it against the names it can see, and compiles it to Python. Every effect becomes a
+small closure (closures); each move template's listing and apply functions are written by the
+backend the build is given (`GameBackend`, model/game_backend.py: python/load.py gives the Python
+backend's, and `cardrules.load_ruleset` is that one). Nothing is parsed or tree-walked after this.
+The ruleset itself, as data, is in rules.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ..front.source import Document, FileAccess, copy_document, is_file, load_do
 from ..front.variants import resolve_extends
 from .build_moves import _Builder
 from .closures import runtime_error
+from .game_backend import GameBackend
 from .rules import DEFAULT_MAX_MOVES, CycleRule, MoveTemplate, Option, Ruleset, Variable, data_key, is_bundled
 
 # Names other modules take from here (the ruleset's data is in rules.py, the builder in build_*.py).
@@ -47,8 +48,9 @@ def find_ruleset(name_or_path: str | Path) -> Path:
 
 
 def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None,
-                 search_path: tuple[str | Path, ...] = ()) -> Ruleset:
-    """Load, validate and compile a ruleset. `options` maps option names to values (or their text).
+                 search_path: tuple[str | Path, ...] = (), *, backend: GameBackend) -> Ruleset:
+    """Load, validate and compile a ruleset for `backend` (`cardrules.load_ruleset`, python/load.py,
+    gives the Python backend). `options` maps option names to values (or their text).
 
     The ruleset may name (in `extends:` and `deck:`) files in its own folder tree and the bundled
     rulesets; `search_path` adds folders."""
@@ -56,7 +58,7 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
     if options is not None and not isinstance(options, dict):
         raise ArgumentError(f"options are a dict of option names to values, not {type(options).__name__}")
     access = FileAccess.for_ruleset(path, search_path)
-    return _Builder(_checked_document(path, access), path, options or {}, access).build()
+    return _Builder(_checked_document(path, access), path, options or {}, access, backend).build()
 
 
 def _checked_document(path: Path, access: FileAccess) -> Document:
@@ -71,7 +73,7 @@ def _checked_document(path: Path, access: FileAccess) -> Document:
 
 
 def check_ruleset(name_or_path: str | Path, most: int = 256,
-                  search_path: tuple[str | Path, ...] = ()) -> tuple[Ruleset, int]:
+                  search_path: tuple[str | Path, ...] = (), *, backend: GameBackend) -> tuple[Ruleset, int]:
     """Load a ruleset under every combination of its option values (the validator's check).
 
     Options fold into constants when a ruleset compiles, so a branch that the defaults
@@ -84,7 +86,7 @@ def check_ruleset(name_or_path: str | Path, most: int = 256,
     access = FileAccess.for_ruleset(path, search_path)
     # Read, merged and schema-checked once: only the build depends on the options.
     doc = _checked_document(path, access)
-    rules = _Builder(copy_document(doc), path, {}, access).build()
+    rules = _Builder(copy_document(doc), path, {}, access, backend).build()
     names = list(rules.options)
     combos: list[dict[str, Any]]
     total = 1
@@ -100,7 +102,7 @@ def check_ruleset(name_or_path: str | Path, most: int = 256,
                                f"({cost:,} expression parts each)", SourcePos(str(rules.path), 1, 1))
     for combo in combos:
         try:
-            _Builder(copy_document(doc), path, combo, access).build()
+            _Builder(copy_document(doc), path, combo, access, backend).build()
         except RulesetError as exc:
             shown = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in combo.items())
             raise type(exc)(f"{exc.message} (with options {shown})", exc.pos) from None

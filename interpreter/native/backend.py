@@ -72,6 +72,7 @@ class Native:
         self.options = numpy.array(values or [0], dtype=numpy.int64)
         self.max_legal = MAX_LEGAL
         self.np1, self.cap1 = rules.pile_count + 1, len(rules.deck) + 1
+        self.seat_radix = _seat_radix(rules)
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
         self._random_kinds: dict[int, Any] = {}  # by seats: every seat random (SEAT_KINDS), for random_playout
@@ -85,14 +86,14 @@ class Native:
         if isinstance(pick, tuple):  # `take: {any: K}`: the first card, then the others as digits after the select's
             pick, others = pick[0], sum(card * self.cap1 ** (len(piles) + i) for i, card in enumerate(pick[1:]))
         number = (((((move.template * self.np1 + move.src + 1) * self.np1 + move.dst + 1) * self.cap1 + move.count)
-                   * (self.cap1 + 1) + pick + 2) * _seat_radix(self.rules) + move.seat + 1)
+                   * (self.cap1 + 1) + pick + 2) * self.seat_radix + move.seat + 1)
         selection = sum(count * self.cap1 ** piles.index(pile) for pile, count in move.selection)
         return number * self.selection_radix + selection + others
 
     def move_fields(self, code: int) -> _Fields:
         """The move the compiled code numbers `code`, field by field (the inverse of `code`)."""
         code, selection = divmod(code, self.selection_radix)
-        code, seat = divmod(code, _seat_radix(self.rules))
+        code, seat = divmod(code, self.seat_radix)
         code, pick = divmod(code, self.cap1 + 1)
         code, count = divmod(code, self.cap1)
         code, dst = divmod(code, self.np1)

@@ -19,82 +19,16 @@ or with `select` keeps its closures, and so do its triggers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..front.compiler import names_in
 from ..base.errors import RulesetRuntimeError, SourcePos
 from ..base.limits import INT_MAX, INT_MIN, MAX_TRIGGER_PASSES
+from ..model.effects import AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody, TurnEffect
 
 if TYPE_CHECKING:
     from ..front.compiler import Span
     from ..model.ruleset import MoveTemplate, _Builder
-
-
-@dataclass(frozen=True)
-class Expr:
-    """A compiled expression as its evaluator runs it: its code (bindings as `b_` names), the code
-    that can fail in it, and the text and position its errors are reported with."""
-
-    code: str
-    spans: list[Span]
-    text: str
-    pos: SourcePos | None
-    const: bool = False
-    value: Any = None
-
-
-@dataclass(frozen=True)
-class MoveEffect:
-    src: Expr | None
-    dst: Expr | None
-    count: Expr | None
-    flip: bool
-    face: bool | None
-    bottom: bool
-
-
-@dataclass(frozen=True)
-class TurnEffect:
-    card: Expr
-    face: bool
-
-
-@dataclass(frozen=True)
-class AssignEffect:
-    adding: bool
-    steps: tuple[tuple[int, int, Expr, SourcePos | None], ...]  # slot, whose (0 game, 1 seat, 2 team), value, where
-
-
-@dataclass(frozen=True)
-class IfEffect:
-    test: Expr
-    then: tuple[Any, ...]  # effect closures
-    otherwise: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class ForEffect:
-    var: str  # the loop's Python name (`b_p`)
-    items: Expr
-    body: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class EndEffect:
-    result: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class TriggerBody:
-    """A trigger: with `for`, the code of its items (`[b_p for b_p in charge(...) if when]`), else its `when`."""
-
-    items: Expr | None
-    var: str
-    test: Expr | None
-    body: tuple[Any, ...]
-    too_long: Callable[[], None] | None = None  # with `repeat`: raised after MAX_TRIGGER_PASSES passes
 
 
 class _CannotInline(Exception):

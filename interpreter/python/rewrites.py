@@ -76,7 +76,7 @@ class _Hoister:
 
 @dataclasses.dataclass(frozen=True)
 class _Levels:
-    """The loop levels of a `take: run` move's enumerator (see `MoveGenerator.template`)."""
+    """The loop levels of a `take: run` move's enumerator (see `movegen._Enumerator`)."""
 
     card: int  # the loop over run lengths
     dst: int  # the loop over destinations

@@ -18,7 +18,8 @@ from ..agents.mcts import default_bot
 from ..python.engine import Game, Move
 from ..base.errors import CardrulesError, SetupError
 from ..agents.seats import SeatError, SeatSpec, check_seats, parse_seat
-from ..model.ruleset import Ruleset, find_ruleset, load_ruleset
+from ..model.ruleset import Ruleset, find_ruleset
+from ..python.load import load_ruleset
 from ..front.source import is_file
 from ..agents.scheduler import DEFAULT_JITTER, Scheduler
 

@@ -95,7 +95,8 @@ from rich.text import Text
 from ..python.engine import Game
 from ..base.errors import CardrulesError, DealError, format_error, printable, terminal_console
 from ..base.limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, DEFAULT_TIMEOUT
-from ..model.ruleset import Ruleset, load_ruleset
+from ..model.ruleset import Ruleset
+from ..python.load import load_ruleset
 from ..front.source import read_bounded
 from .solver_analysis import Analysis, analyse
 from .solver_search import _OutOfBudget, _Search, new_search_game

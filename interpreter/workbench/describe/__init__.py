@@ -34,7 +34,7 @@ def describe(name_or_path: str | Path, options: dict[str, Any] | None = None,
              search_path: tuple[str | Path, ...] = (), fold: bool = True) -> RulesDocument:
     """The rules of a ruleset (after `extends:`), in words. Loads it first, so a broken ruleset
     is a `CardrulesError` at its place, as `cardrules validate` reports it."""
-    from ...model.ruleset import load_ruleset
+    from ...python.load import load_ruleset
 
     rules = load_ruleset(name_or_path, options, search_path)
     return rules_document(rules, rules.front_end.doc, fold)  # the merged document the load built from
