@@ -157,7 +157,7 @@ def test_the_command_searches_natively_or_says_in_one_line_why_not() -> None:
     assert code == 0 and out.startswith("best score ")
     assert err.count("\n") == 1 and "native solver: not for this ruleset (a search for the best score" in err
     code, out, err = command(ruleset="klondike", seed=2, thoughtful=True, engine="fast")
-    assert code == 1 and "engine 'fast': choose python or native" in err
+    assert code == 1 and "engine 'fast': choose auto or python or native" in err
 
 
 def test_the_api_refuses_a_ruleset_the_native_solver_cannot_search() -> None:

@@ -225,6 +225,14 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
         notice = _hot_seat_notice(game.players, seats, set(specs))
         if notice is not None:
             console.print(Text(notice, style="bold"))
+    if "mcts" in kinds.values() and not rules.simultaneous:  # its first decision would compile without a word
+        from ..agents.mcts import compiled_trials
+        from ..workbench.engines import COMPILING
+
+        trials, _ = compiled_trials(rules)
+        if trials is not None and not trials.compiled_before():
+            terminal_console(stderr=True, highlight=False).print(
+                Text(f"{COMPILING}, for the mcts seats' playouts", style="dim"), soft_wrap=True)
     if rules.simultaneous:  # every seat plays at once: on a clock
         try:
             scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,
@@ -350,9 +358,10 @@ def simulate(
     backend: str = typer.Option("local", "--backend", help="local (processes here) or ray (needs the ray extra)."),
     address: Optional[str] = typer.Option(None, "--address", help="With --backend ray: the Ray cluster to use "
                                           "(default: a local Ray started for the run)."),
-    engine: str = typer.Option("python", "--engine", help="python, or native: the ruleset compiled with Numba "
+    engine: str = typer.Option("auto", "--engine", help="auto, python or native: the ruleset compiled with Numba "
                                "(the native extra) plays random and greedy seats, the same games many times faster; where it "
-                               "cannot, one line says why and Python plays."),
+                               "cannot, one line says why and Python plays. auto: native where it can and its code is "
+                               "compiled already or the run is long enough to pay for compiling it (500 games)."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the summary as JSON to this file."),
     csv_file: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per game to this file."),
     plots: Optional[Path] = typer.Option(None, "--plots", metavar="DIR", help="Write PNG charts into this folder (needs the plots extra)."),
@@ -384,7 +393,7 @@ def compare(
                                      "ruleset compared (a --variant's own value wins)."),
     seed: int = typer.Option(1, "--seed", help="Game k (counting from 0) is dealt from seed + k, under every ruleset."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes; 1 plays here."),
-    engine: str = typer.Option("python", "--engine", help="python, or native (as simulate's)."),
+    engine: str = typer.Option("auto", "--engine", help="auto, python or native (as simulate's)."),
     out: Optional[Path] = typer.Option(None, "--json", "--out", metavar="FILE",
                                        help="Write the comparison (and each ruleset's summary) as JSON to this file."),
     csv_file: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per measure and "
@@ -444,9 +453,11 @@ def solve(
                                                      f"(default {DEFAULT_MAX_POSITIONS:,}, about 400 bytes each; "
                                                      f"--engine native: {DEFAULT_MAX_POSITIONS_NATIVE:,}, about "
                                                      "150 bytes each)."),
-    engine: str = typer.Option("python", "--engine", help="python, or native: the search compiled with Numba (the "
-                               "'native' extra), many times the positions a second; where it cannot search a "
-                               "ruleset, one line says why and Python searches."),
+    engine: str = typer.Option("python", "--engine", help="python, native or auto: the search compiled with Numba "
+                               "(the 'native' extra), many times the positions a second; where it cannot search a "
+                               "ruleset, one line says why and Python searches. auto: native where it can and its code "
+                               "is compiled already or --sample is 10 deals or more (the engines may find different "
+                               "solutions, so the default is one engine)."),
     sample: Optional[int] = typer.Option(None, "--sample", help="Solve seeds 1..N and report the solvable share."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for --sample."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),

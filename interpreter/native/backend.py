@@ -77,6 +77,18 @@ class Native:
         self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
         self._random_kinds: dict[int, Any] = {}  # by seats: every seat random (SEAT_KINDS), for random_playout
 
+    def compiled_before(self) -> bool:
+        """Is this module's compiled code at hand (compiled in this process, or its Numba index
+        files in the cache), so that its first use costs a load and not a compile?"""
+        from pathlib import Path
+
+        name = self.module.__name__
+        for value in vars(self.module).values():  # a Numba dispatcher of this module that has compiled here
+            if getattr(value, "signatures", None) and getattr(value, "__module__", None) == name:
+                return True
+        folder = Path(self.module.__file__).parent / "__pycache__"
+        return any(folder.glob(f"{name}.*.nbi"))
+
     def code(self, move: Any) -> int:
         """A move's number as the compiled code lists it (sparse, with every field; the API's
         action numbers are `model/actions.py`'s)."""

@@ -638,7 +638,7 @@ def compare_command(rulesets: Sequence[str], games: int, variants: Sequence[str]
                     seat: Sequence[str] = (), option: Sequence[str] = (), seed: int = DEFAULT_SEED, jobs: int = 1,
                     out: Path | None = None, csv_file: Path | None = None, plots: Path | None = None,
                     console: Console | None = None, err_console: Console | None = None,
-                    show_progress: bool = True, search_path: Sequence[str] = (), engine: str = "python",
+                    show_progress: bool = True, search_path: Sequence[str] = (), engine: str = "auto",
                     default_seat: str | None = None) -> int:
     """`cardrules compare`: play, print the comparison on `console`, write the files asked for.
     Seats not given play `default_seat`, by default mcts (else greedy) bots, as `simulate`'s. Progress and

@@ -432,7 +432,7 @@ def simulate_command(ruleset: str, games: int, players: int | None = None, seat:
                      address: str | None = None, out: Path | None = None, csv_file: Path | None = None,
                      plots: Path | None = None, console: Console | None = None,
                      err_console: Console | None = None, show_progress: bool = True,
-                     search_path: Sequence[str] = (), engine: str = "python", default_seat: str | None = None) -> int:
+                     search_path: Sequence[str] = (), engine: str = "auto", default_seat: str | None = None) -> int:
     """`cardrules simulate`: play, print the summary tables on `console`, write the files asked for.
     Seats not given play `default_seat`, by default mcts bots where their search runs
     in compiled code, else greedy bots (simulate_play.DEFAULT_BOT). The progress bar

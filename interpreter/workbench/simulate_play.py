@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agents.bots import Bot, make_bot, seat_seed
-from ..agents.mcts import default_bot
+from ..agents.mcts import compiled_trials, default_bot
 from ..python.engine import Game, Move
 from ..base.errors import CardrulesError, SetupError
 from ..agents.seats import SeatError, SeatSpec, check_seats, parse_seat
@@ -22,6 +22,7 @@ from ..model.ruleset import Ruleset, find_ruleset
 from ..python.load import load_ruleset
 from ..front.source import is_file
 from ..agents.scheduler import DEFAULT_JITTER, Scheduler
+from .engines import COMPILING, native_pays
 
 BACKENDS = ("local", "ray")
 DEFAULT_SEED = 1
@@ -155,7 +156,11 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
         check_seats(rules, specs, count)
     except SeatError as exc:
         raise SimulateError(str(exc)) from None
-    chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note)
+    chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note, games)
+    if any(spec.kind == "mcts" for spec in specs.values()):
+        trials, _ = compiled_trials(rules)
+        if trials is not None and not trials.compiled_before():
+            note(f"{COMPILING}, for the mcts seats' playouts")
     plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
                 rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders,
                 chosen, "lower" if rules.score_sign < 0 else "higher", tuple(rules.teams(count)))
@@ -292,29 +297,46 @@ def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
                       decisions, options, choices, lead_changes, comeback, refused)
 
 
-ENGINES = ("python", "native")
+ENGINES = ("auto", "python", "native")
+# Games from which compiling a ruleset first pays for itself (docs/native.md, "When native pays", has
+# the measurement); once compiled, a ruleset's module loads in well under a second.
+NATIVE_PAYS_FROM = 500
 
 
-def choose_engine(rules: Ruleset, engine: str, seats: Sequence[SeatSpec], note: Callable[[str], None]) -> str:
-    """The engine a run will use: `native` where asked for and able to play it (compiled here, so
-    worker processes find it in the cache), else `python`, with one line to `note` saying why."""
+def choose_engine(rules: Ruleset, engine: str, seats: Sequence[SeatSpec], note: Callable[[str], None],
+                  games: int = 0) -> str:
+    """The engine a run will use, with one line to `note` where it is not the one asked for, or is
+    about to compile. `native` where asked for and able to play it, else `python` (saying why);
+    `auto` (the command line's default) takes native where Numba is installed, every seat is one
+    the compiled code plays (random or greedy, without parameters) and the ruleset lowers, and
+    either its compiled code is at hand or the run is long enough to pay for compiling it
+    (`NATIVE_PAYS_FROM` games); else Python, saying why."""
     if engine not in ENGINES:
         raise SimulateError(f"engine {engine!r}: choose {' or '.join(ENGINES)}")
     if engine == "python":
         return engine
-    from ..native import Unsupported, native_backend
+    from ..native import Unsupported, native_available, native_backend
 
-    if any(spec.kind not in ("random", "greedy") or spec.bot_params for spec in seats):
-        note("native engine: it plays random and greedy seats without parameters only; playing with the Python engine"
-             + (" (mcts seats still run their search in compiled code)" if any(spec.kind == "mcts" for spec in seats)
-                else ""))
+    asked = engine == "native"
+    if not asked and not native_available():
+        note("engine: python (the native engine needs Numba: pip install 'cardrules[native]')")
+        return "python"
+    others = [spec for spec in seats if spec.kind not in ("random", "greedy") or spec.bot_params]
+    if others:  # (an mcts seat searches in compiled code whatever engine applies the moves: auto says nothing)
+        if asked:
+            note("native engine: it plays random and greedy seats without parameters only; playing with the Python "
+                 "engine" + (" (mcts seats still run their search in compiled code)"
+                             if any(spec.kind == "mcts" for spec in seats) else ""))
+        elif any(spec.kind != "mcts" for spec in others):
+            note("engine: python (the native engine plays random and greedy seats without parameters only)")
         return "python"
     try:
-        native_backend(rules)
+        backend = native_backend(rules)
     except Unsupported as exc:
-        note(f"native engine: not for this ruleset ({exc}); playing with the Python engine")
+        note(f"native engine: not for this ruleset ({exc}); playing with the Python engine" if asked else
+             f"engine: python (the native engine does not cover this ruleset: {exc})")
         return "python"
-    return engine
+    return "native" if native_pays(backend, asked, games, NATIVE_PAYS_FROM, "games", note) else "python"
 
 
 # -- workers: each compiles the ruleset once ------------------------------------------------

@@ -98,6 +98,7 @@ from ..base.limits import DEFAULT_MAX_POSITIONS, DEFAULT_MAX_POSITIONS_NATIVE, D
 from ..model.ruleset import Ruleset
 from ..python.load import load_ruleset
 from ..front.source import read_bounded
+from .engines import native_pays
 from .solver_analysis import Analysis, analyse
 from .solver_search import _OutOfBudget, _Search, new_search_game
 
@@ -115,7 +116,10 @@ Z95 = 1.959963984540054
 
 SOLVABLE, UNSOLVABLE, UNKNOWN, OPTIMAL, BEST_FOUND = "solvable", "unsolvable", "unknown", "optimal", "best found"
 # python: the readable reference search; native: the same search compiled (native/solver.py).
-SOLVER_ENGINES = ("python", "native")
+SOLVER_ENGINES = ("auto", "python", "native")
+# Deals from which compiling the search first pays for itself, where `auto` chooses (a deal solved in
+# Python costs seconds; the first native compile of a ruleset some 10-30 s).
+NATIVE_SOLVES_FROM = 10
 
 
 class SolveError(CardrulesError):
@@ -181,6 +185,8 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
     check_solvable_ruleset(game.rules)
     if engine not in SOLVER_ENGINES:
         raise SolveError(f"engine {engine!r}: choose {' or '.join(SOLVER_ENGINES)}")
+    if engine == "auto":  # (`solve_command` chooses before, saying why)
+        engine = choose_solver_engine(game.rules, engine, lambda line: None)
     if max_positions is None:
         max_positions = DEFAULT_MAX_POSITIONS_NATIVE if engine == "native" else DEFAULT_MAX_POSITIONS
     analysis = analyse(game.rules)
@@ -246,27 +252,36 @@ def solve_game(game: Game, timeout: float | None = DEFAULT_TIMEOUT,
                        safe_moves=use_safe, engine=engine)
 
 
-def choose_solver_engine(rules: Ruleset, engine: str, note: Callable[[str], None]) -> str:
+def choose_solver_engine(rules: Ruleset, engine: str, note: Callable[[str], None], deals: int = 1) -> str:
     """The engine a search will use: `native` where asked for and able to search the ruleset
     (compiled here, so that worker processes find it in the cache), else `python`, with one line
-    to `note` saying why."""
+    to `note` saying why. `auto` takes native where it can search the ruleset and its compiled
+    code is at hand, or `deals` is enough to pay for compiling it (`NATIVE_SOLVES_FROM`); else
+    Python, saying why. (Not the default: the two searches may find different solutions, and a
+    command should not answer differently as the cache fills.)"""
     if engine not in SOLVER_ENGINES:
         raise SolveError(f"engine {engine!r}: choose {' or '.join(SOLVER_ENGINES)}")
     if engine == "python":
         return engine
-    from ..native import Unsupported, native_backend
+    from ..native import Unsupported, native_available, native_backend
 
+    asked = engine == "native"
+    if not asked and not native_available():
+        note("engine: python (the native solver needs Numba: pip install 'cardrules[native]')")
+        return "python"
     try:
         if rules.repeat is not None:
             from ..native.solver import REPEAT_UNSEARCHED
 
             raise Unsupported(REPEAT_UNSEARCHED)
-        if not analyse(rules).can_win or "won" not in native_backend(rules).results:
+        backend = native_backend(rules)
+        if not analyse(rules).can_win or "won" not in backend.results:
             raise Unsupported("a search for the best score: the ruleset never ends won")
     except Unsupported as exc:
-        note(f"native solver: not for this ruleset ({exc}); searching with Python")
+        note(f"native solver: not for this ruleset ({exc}); searching with Python" if asked else
+             f"engine: python (the native solver does not search this ruleset: {exc})")
         return "python"
-    return engine
+    return "native" if native_pays(backend, asked, deals, NATIVE_SOLVES_FROM, "deals", note) else "python"
 
 
 def shorten_budget(timeout: float | None, shorten_timeout: float | None) -> float:
@@ -537,7 +552,8 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
     timeout of None or infinity sets no time limit (the bound on positions kept still holds);
     a shortening timeout of None is a quarter of the timeout, infinity no limit. `use_safe`
     False ignores the ruleset's `safe:` claims; `clock` ("wall" or "cpu") is what the timeouts
-    count; `engine` "native" searches in compiled code where it can (else one line says why)."""
+    count; `engine` "native" searches in compiled code where it can (else one line says why), "auto"
+    where it can and pays (`choose_solver_engine`)."""
     errors = err_console if err_console is not None else terminal_console(stderr=True, highlight=False)
     try:
         if sample is not None:
@@ -561,7 +577,8 @@ def solve_command(ruleset: str, seed: int | None, deal: Path | None, options: Se
         folders = tuple(str(Path(p).expanduser().resolve()) for p in search_path)
         rules = load_ruleset(ruleset, chosen, folders)
         check_solvable_ruleset(rules)
-        engine = choose_solver_engine(rules, engine, lambda line: errors.print(line, markup=False, highlight=False))
+        engine = choose_solver_engine(rules, engine, lambda line: errors.print(line, markup=False, highlight=False),
+                                      sample if sample is not None else 1)
         if sample is not None:
             return _sample_command(ruleset, rules, sample, thoughtful, timeout, max(1, jobs), as_json, console,
                                    max_positions, folders, use_safe=use_safe, clock=clock,
