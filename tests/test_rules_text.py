@@ -261,7 +261,10 @@ def test_options_fold_to_the_chosen_values_or_are_named(speaker: Speaker) -> Non
 
 
 @pytest.mark.parametrize("text, words", [
-    ("tableau[0]", "tableau pile 1"), ("tier[2]", "tier 3"),
+    ("tableau[0]", "the first tableau pile"), ("tier[2]", "the third tier"),
+    # an ordinal, never a pile number that could be read 1-based beside the 0-based ones (`clock[12]`)
+    ("tableau[12]", "the 13th tableau pile"), ("tableau[20]", "the 21st tableau pile"),
+    ("tableau[11]", "the 12th tableau pile"), ("top(tableau[0]).rank", "the rank of the top card of the first tableau pile"),
     ("cards(src)[-1]", "the first card from the top of the cards of the source pile"),
     ("src[0]", "the first card from the bottom of the source pile"),
     ("seats[1]", "the second seat of the seats"), ("[1, 2][-1]", "the last item of the list of 1 and 2"),

@@ -50,6 +50,9 @@ MAX_STEPS = 1_000_000
 # Passes of one `repeat` trigger after one move (or at the start): one that still applies after
 # them is a run-time error naming it, never a hang.
 MAX_TRIGGER_PASSES = 10_000
+# Passes of one `while` effect each time it runs: one whose condition still holds after them is a
+# run-time error at the `while`, never a hang (each pass is a step too, counted in MAX_STEPS).
+MAX_WHILE_PASSES = 10_000
 
 # -- the solver (`cardrules solve`) -----------------------------------------------------------
 DEFAULT_MAX_POSITIONS = 4_000_000  # positions kept before the search gives up (answer: unknown)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, PILES, Scope
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
-from ..base.limits import INT_MAX, INT_MIN
+from ..base.limits import INT_MAX, INT_MIN, MAX_WHILE_PASSES
 from ..front.parser import Loop, ParseError, parse_loop
 from ..front.source import PathKey
 from .build_tables import _TablesBuilder
@@ -116,6 +116,8 @@ class _EffectsBuilder(_TablesBuilder):
             if items in self.inline:
                 self.inline[for_each] = ForEffect(inner_scope.bindings[var_names[0]][0], self.inline[items], tuple(body))
             return for_each
+        if kind == "while":
+            return self._while(path, scope, setup)
         if kind == "move_chosen":
             if "chosen" not in scope.bindings:
                 raise RulesetError("move_chosen needs a move with 'select'", self.doc.pos(path))
@@ -217,6 +219,27 @@ class _EffectsBuilder(_TablesBuilder):
         element = {PILES: PILE, CARDS: CARD}.get(compiled.type, "any")
         name = loop.names[0]
         return loop, scope.with_bindings({name: (f"b_{name}", element)}), loop.names
+
+    def _while(self, path: PathKey, scope: Scope, setup: bool) -> Effect:
+        """`while: COND` with `do`: the effects again and again while the condition holds, each pass
+        a step (MAX_STEPS); past MAX_WHILE_PASSES passes a run-time error at the `while`."""
+        test = self.evaluator(path + ("while",), scope, (BOOL,))
+        body = self.effects(path + ("do",), scope, setup)
+        charge = self.rules.meter.charge
+        where = self.doc.pos(path + ("while",))
+        one_pass = (None,)
+
+        def repeat_while(S: Any, env: dict[str, Any]) -> None:
+            passes = 0
+            while test(S, env):
+                if passes == MAX_WHILE_PASSES:
+                    raise RulesetRuntimeError(f"while: the condition still holds after {MAX_WHILE_PASSES:,} passes "
+                                              "(its 'do' must change what the condition reads)", where)
+                passes += 1
+                charge(one_pass)
+                for eff in body:
+                    eff(S, env)
+        return repeat_while
 
     def _move_effect(self, path: PathKey, options: dict[str, Any], scope: Scope) -> Effect:
         src = self.evaluator(path + ("from",), scope, (PILE,)) if "from" in options else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base.limits import MAX_WHILE_PASSES
 from ..front.parser import ListLit, parse_loop
 from .listing import _ListingBuilder
 from .sources import _ON_PILE
@@ -106,6 +107,12 @@ class _EffectsBuilder(_ListingBuilder):
                 copy = self.fresh("items")
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
             return head + seat + self.effects(path + ("do",), inner, indent + "    ")
+        if kind == "while":  # passes until the condition fails; too many stop, and Python says where
+            test = self.expr(self.parse(path + ("while",)), env, "bool").code
+            passes = self.fresh("passes")
+            return [f"{indent}{passes} = 0", f"{indent}while {test}:",
+                    f"{indent}    if {passes} == {MAX_WHILE_PASSES}: raise Stop('a while loop')",
+                    f"{indent}    {passes} += 1"] + self.effects(path + ("do",), env, indent + "    ")
         if kind == "act":
             actor = self.checked(self.expr(self.parse(path + ("act", "seat")), env, "int"))
             name = spec["act"].get("phase")

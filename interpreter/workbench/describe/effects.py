@@ -100,6 +100,13 @@ class EffectsDescriber(DescriberBase):
             else:
                 out.item(f"For each {' and '.join(loop.names)} in {speaker.say(iterable)}:", level)
             self.effects(path + ("do",), effect.get("do") or [], inner, level + 1)
+        elif verb == "while":
+            condition = simplify(self.parsed(here, body), self.book)
+            if isinstance(condition, Const) and not condition.value:  # folded by the options: never runs
+                return
+            out.item(f"While {speaker.say(condition)}, again and again:", level)
+            if not self.effects(path + ("do",), effect.get("do") or [], speaker, level + 1):
+                out.item("nothing.", level + 1)
         elif verb == "act":
             phase = f", in the {body['phase']} phase" if body.get("phase") else ""
             out.item(f"{_capital(say('seat', body['seat']))} must make one move now{phase}; then the turn comes back.",

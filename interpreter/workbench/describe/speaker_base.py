@@ -152,8 +152,10 @@ class SpeakerBase:
             k = node.index.value
             if kind == "piles" and isinstance(node.obj, Name) and node.obj.name in self.book.zones and k >= 0:
                 zone = self.book.zones[node.obj.name]
-                owner = "the player's " if zone.per_player else ""
-                return self._not(f"{owner}{zone.singular} {k + 1}", neg)
+                # An ordinal, as a person counts ("the 13th clock pile"): a number here is 0-based
+                # where the rules compute with it (the text's header says so), so none is written.
+                owner = "the player's " if zone.per_player else "the "
+                return self._not(f"{owner}{_ordinal(k + 1)} {zone.singular}", neg)
             obj = self.say(node.obj, top=False)
             if kind in ("pile", "cards"):
                 where = f"from the bottom of {obj}" if k >= 0 else f"from the top of {obj}"

@@ -80,7 +80,11 @@ def possessive(owner: str, thing: str) -> str:
 
 
 def _ordinal(n: int) -> str:
-    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
+    """1 -> "first", ..., then "13th", "21st", "22nd", "23rd", "111th"."""
+    if 1 <= n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _join(items: Sequence[str], word: str = "and") -> str:
