@@ -3,6 +3,7 @@ ruleset of several seats, and its CPU per decision.
 
     python benchmarks/bots.py [--bot mcts] [--games 60] [--opponents random,greedy]
                               [--only REGEX ...] [--ten-bucks-seats 2,3,4,5,6] [--jobs 2]
+                              [--spades-bids HANDS]
 
 For each ruleset of several seats that the Python engine plays turn by turn (rulesets/*.yaml and
 examples/*.yaml; Nerts, where every seat plays at once, is left out and said so), at its default
@@ -14,7 +15,9 @@ has teams (a Spades side), the opponents' kind in the others. Prints per line: t
 the share over the fair one, whether the goal holds (against random: at least 1.5 times the fair
 share; against greedy: the interval above it), the games that reached their move limit, and the
 bot's CPU per decision (its mean and 95th percentile, measured in the worker that plays it).
-Seeds are fixed, so a run is the same on every machine but for the CPU figures.
+Seeds are fixed, so a run is the same on every machine but for the CPU figures. With
+`--spades-bids HANDS`: single hands of Spades, the bot's side against each opponent kind, and how far
+the side's bids (summed) are from the tricks its seats take, on average (the goal: within 2).
 """
 
 from __future__ import annotations
@@ -69,6 +72,55 @@ def play(path: str, players: int, bot: str, opponent: str, seed: int) -> tuple[f
     return share, game.outcome == "limit", times
 
 
+# Spades played one hand at a time: the match is over after every hand, so the hand's bids and
+# tricks are still there when the game ends (the next hand's deal would clear them).
+ONE_HAND = 'extends: spades\nruleset: spades-one-hand\nfunctions:\n  "match_over()": "true"\n'
+
+
+def spades_hand(path: str, bot: str, opponent: str, seed: int) -> tuple[int, int, int]:
+    """Hand `seed` of Spades, the bot's side at seats (seed mod 2, + 2): the side's bids summed (a nil
+    adds 0), the tricks its two seats took, and its nil bids."""
+    from cardrules import load_ruleset
+    from cardrules.agents.bots import make_bot, seat_seed
+    from cardrules.agents.seats import parse_seat
+
+    rules = load_ruleset(path)
+    game = rules.new_game(seed=seed)
+    mine = {seed % 2, seed % 2 + 2}
+    spec = parse_seat("1", bot, 4)[1]
+    bots = {s: make_bot(spec.kind, seat_seed(seed, s), **spec.bot_params) if s in mine else
+            make_bot(opponent, seat_seed(seed, s)) for s in range(4)}
+    while not game.is_over:
+        game.apply(bots[game.current_player].choose(game))
+    bid, tricks = rules.variables["bid"].slot, rules.variables["tricks"].slot
+    values = game.state.vars
+    return (sum(values[bid + s] for s in mine), sum(values[tricks + s] for s in mine),
+            sum(values[bid + s] == 0 for s in mine))
+
+
+def spades_bids(bot: str, hands: int, opponents: list[str], jobs: int) -> None:
+    """The issue's Spades goal: the bot's side bids within 2 tricks of what it takes, on average."""
+    import statistics
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "spades-one-hand.yaml"
+        path.write_text(ONE_HAND)
+        print(f"\nSpades, {hands} hands a line (seeds 1-{hands}): the {bot} side's bids against the tricks it takes")
+        print(f"{'against':8} {'mean |bid - taken| (95%)':>26} {'mean bid - taken':>17} {'nil bids':>9} {'goal':>5}")
+        with ProcessPoolExecutor(jobs) as pool:
+            for opponent in opponents:
+                rows = list(pool.map(spades_hand, [str(path)] * hands, [bot] * hands, [opponent] * hands,
+                                     range(1, hands + 1)))
+                gaps = [abs(b - t) for b, t, _ in rows]
+                mean = statistics.fmean(gaps)
+                half = 1.96 * statistics.stdev(gaps) / math.sqrt(len(gaps)) if len(gaps) > 1 else math.nan
+                signed = statistics.fmean(b - t for b, t, _ in rows)
+                nils = sum(n for _, _, n in rows)
+                print(f"{opponent:8} {mean:12.2f} ({mean - half:4.2f}-{mean + half:4.2f}) {signed:17.2f} {nils:9} "
+                      f"{'yes' if mean <= 2 else 'NO':>5}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="mcts", help="the bot under test, as --seat takes it (default mcts)")
@@ -79,6 +131,9 @@ def main() -> int:
     parser.add_argument("--ten-bucks-seats", default="3", help="seat counts for Ten Bucks and its variants "
                         "(default 3; the issue's goal: 2,3,4,5,6)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--spades-bids", type=int, default=0, metavar="HANDS",
+                        help="also play this many single hands of Spades and report how far the bot's side's bids "
+                        "are from the tricks it takes (the goal: 2 on average)")
     args = parser.parse_args()
     from cardrules import load_ruleset
 
@@ -118,6 +173,8 @@ def main() -> int:
                           f"{fair:6.1%} {share / fair:6.2f} {'yes' if goal else 'NO':>5} {limits:5} {mean:12.1f} "
                           f"{p95:6.1f}", flush=True)
     print(f"\n{failed} lines short of their goal")
+    if args.spades_bids:
+        spades_bids(args.bot, args.spades_bids, args.opponents.split(","), args.jobs)
     return 0
 
 
