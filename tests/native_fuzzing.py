@@ -14,7 +14,8 @@ every built-in and operator, with edge values: 0, ±1, ±2, ±2^31, ±2^62, ±(2
 than 64 strings (so string numbers pass 64), empty and long lists, seats the game has not. Each
 expression is a *probe* (`Probe`) placed in one slot of a generated ruleset (`module_text`): a
 move's `when` (with or without a source and destination bound), a `set` or `add` effect, a
-trigger's `when`, an end condition, the score, a `select`'s `equals`, a `while`'s condition. Hundreds of probes share one
+trigger's `when`, an end condition, the score, a `select`'s `equals`, a `while`'s condition, a
+`sort`'s key. Hundreds of probes share one
 ruleset, so one native compile covers them all: each probe is guarded by `focus == i` (its number),
 a variable the move `skip` steps on (and `jump` sets), so at any moment only one probe's
 expressions are evaluated and a difference names the probe to blame. A probe that fails as soon as
@@ -453,9 +454,10 @@ SLOTS = {
     "score": INT,          # the score
     "select": INT,         # a `select`'s `equals` (sum of `big`: sums past 64 bits)
     "while": BOOL,         # a `while` effect's condition (passes counted in `w`; every other one unbounded)
+    "sort": INT,           # a `sort` effect's key (`card` bound), over a pile of the row (descending every other one)
 }
 SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "add": 2,
-                "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1}
+                "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1}
 MOVE_SCOPE = {"src": PILE, "dst": PILE, "card": CARD, "cards": CARDS, "n": INT, "player": INT, "move": STR}
 WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "add": "ri", "add_seat": "b"}
 MAX_SCORE_PROBES = 1  # per module (the score is one expression; an error there names no line of its own)
@@ -480,6 +482,8 @@ def scope_of(slot: str) -> dict[str, str]:
         return {"q": PILE, "player": INT, "move": STR}
     if slot in ("trigger",):
         return {"player": INT, "move": STR}
+    if slot == "sort":
+        return {"card": CARD, "player": INT, "move": STR}
     if slot.startswith("set") or slot.startswith("add") or slot in ("when", "select", "while"):
         return {"player": INT, "move": STR}
     return {"player": INT}
@@ -589,6 +593,10 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i
             lines.append(f"    do: [{{set: {{w: 0}}}}, {{while: {quoted(condition)}, do: [{{add: {{w: 1, hits: 1}}}}]}}]")
+        elif p.slot == "sort":
+            lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
+            where[len(lines) + 1] = i
+            lines.append(f"    do: [{{sort: {{pile: \"row[{i % 3}]\", by: {quoted(text)}, descending: {str(i % 2 == 1).lower()}}}}}]")
         elif p.slot == "select":
             lines += [f"  p{i}:", "    from: stock", "    to: waste", f"    when: {quoted(guard)}",
                       "    select: {from: row, take: top, sum: big, max: 3,"]

@@ -41,7 +41,7 @@ def test_generated_rulesets_play_the_same_natively_step_by_step(tmp_path_factory
     assert not run.differences, "\n".join(shown) or run.differences
 
 
-def _generated(count: int = 1500) -> list[nf.Probe]:
+def _generated(count: int = 3000) -> list[nf.Probe]:
     return nf.probes(random.Random("reach"), count)
 
 

@@ -277,7 +277,7 @@ def test_an_unknown_ruleset_key_names_the_closest_and_lists_every_allowed_key(tm
     result = run("validate", str(broken))
     assert result.exit_code == 1
     assert ("unknown key 'shwo' (did you mean 'show'? allowed: count, covered_by, empty_piles, hide_empty, "
-            "label, labels, per_player, short, show, visibility)") in result.output
+            "label, labels, order, per_player, short, show, visibility)") in result.output
     top = tmp_path / "top.yaml"
     top.write_text(text.replace("\ntitle:", "\ntitel:", 1), encoding="utf-8")
     result = run("validate", str(top))

@@ -570,10 +570,17 @@ def list_rulesets() -> None:
         console.print(head)
         if data.get("description"):
             console.print(Padding(Text(str(data["description"])), (0, 0, 0, 4)))
-        options = ", ".join(f"{k}={_option_text(spec.get('default'))} ({'|'.join(_option_text(v) for v in spec.get('values') or ())})"
+        options = ", ".join(f"{k}={_option_text(spec.get('default'))} ({_allowed_text(spec)})"
                             for k, spec in (data.get("options") or {}).items() if isinstance(spec, dict))
         if options:
             console.print(Padding(Text("options: ", style="dim").append(options, style=""), (0, 0, 0, 4)))
+
+
+def _allowed_text(spec: dict[str, Any]) -> str:
+    """An option's allowed values as `cardrules list` shows them: `1|3`, or `-1000..1000`."""
+    if "values" in spec:
+        return "|".join(_option_text(v) for v in spec.get("values") or ())
+    return f"{spec.get('min')}..{spec.get('max')}"
 
 
 @app.command("rules")

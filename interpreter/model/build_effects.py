@@ -118,6 +118,8 @@ class _EffectsBuilder(_TablesBuilder):
             return for_each
         if kind == "while":
             return self._while(path, scope, setup)
+        if kind == "sort":
+            return self._sort(path + ("sort",), scope)
         if kind == "move_chosen":
             if "chosen" not in scope.bindings:
                 raise RulesetError("move_chosen needs a move with 'select'", self.doc.pos(path))
@@ -219,6 +221,32 @@ class _EffectsBuilder(_TablesBuilder):
         element = {PILES: PILE, CARDS: CARD}.get(compiled.type, "any")
         name = loop.names[0]
         return loop, scope.with_bindings({name: (f"b_{name}", element)}), loop.names
+
+    def _sort(self, path: PathKey, scope: Scope) -> Effect:
+        """`sort: {pile, by, descending}`: the pile's cards laid in order of each card's key (`card`
+        bound to it), the lowest at the bottom (or the highest), equal keys in the order they lay;
+        a step a card."""
+        spec = self._value(path)
+        pile = self.evaluator(path + ("pile",), scope, (PILE,))
+        key = self.evaluator(path + ("by",), scope.with_bindings({"card": ("b_card", CARD)}), (INT,))
+        descending = bool(spec.get("descending", False))
+        charge = self.rules.meter.charge
+        where = self.doc.pos(path + ("pile",))
+
+        def sort(S: Any, env: dict[str, Any]) -> None:
+            sorted_pile = pile(S, env)
+            if sorted_pile is None:
+                raise RulesetRuntimeError("sort: the pile is none", where)
+            cards = S.piles[sorted_pile]
+            charge(cards)
+            inner = dict(env)
+            keys = []
+            for card in cards:
+                inner["card"] = card
+                keys.append(key(S, inner))
+            order = sorted(range(len(cards)), key=keys.__getitem__, reverse=descending)  # stable either way
+            S.reorder(sorted_pile, [cards[i] for i in order])
+        return sort
 
     def _while(self, path: PathKey, scope: Scope, setup: bool) -> Effect:
         """`while: COND` with `do`: the effects again and again while the condition holds, each pass

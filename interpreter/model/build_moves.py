@@ -45,6 +45,7 @@ class _Builder(_EffectsBuilder):
         self._declare_variables()
         self._functions()
         self._covers()
+        self._orders()
         self._variables()
         self._setup()
         self._moves()

@@ -4,6 +4,8 @@ piles, teams, covering, variables and the ruleset's functions.
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,13 @@ class _TablesBuilder(_BuilderBase):
         if len(specs) > MAX_OPTIONS:
             raise RulesetError(f"more than {MAX_OPTIONS} options", self.doc.pos(("options",)))
         for name, spec in specs.items():
+            if "values" not in spec:
+                rules.options[name] = self._range_option(name, spec)
+                continue
+            for key in ("min", "max"):
+                if key in spec:
+                    raise RulesetError(f"option '{name}' gives 'values' or 'min' and 'max', not both",
+                                       self.doc.pos(("options", name, key), key=True))
             values = tuple(spec["values"])
             if len(values) > MAX_OPTION_VALUES:
                 raise RulesetError(f"option '{name}' has more than {MAX_OPTION_VALUES} values",
@@ -112,6 +121,21 @@ class _TablesBuilder(_BuilderBase):
             rules.option_values[name] = _coerce_option(option, self.chosen[name]) if name in self.chosen \
                 else option.default
         self.scope.options = dict(rules.option_values)
+
+    def _range_option(self, name: str, spec: dict[str, Any]) -> Option:
+        """An option over the whole numbers from `min` to `max` (docs/language.md, "options")."""
+        for key in ("min", "max"):
+            if key not in spec:
+                raise RulesetError(f"option '{name}' needs 'values', or 'min' and 'max'",
+                                   self.doc.pos(("options", name), key=True))
+        low, high, default = spec["min"], spec["max"], spec["default"]
+        if low > high:
+            raise RulesetError(f"option '{name}': min {low} is more than max {high}", self.doc.pos(("options", name, "min")))
+        if type(default) is not int or not low <= default <= high:
+            raise RulesetError(f"default {default!r} is not a whole number from {low} to {high}",
+                               self.doc.pos(("options", name, "default")))
+        checked = tuple(sorted({low, default, high}))
+        return Option(name, checked, default, spec.get("help", ""), low, high)
 
     def _players(self) -> None:
         spec = self.data.get("players", 1)
@@ -261,6 +285,14 @@ class _TablesBuilder(_BuilderBase):
         # `team(seat)` in expressions: the `of` expression with `player` that seat.
         self.scope.functions["team"] = Function("team", ("player",), node, self._locator(path))
 
+    def _orders(self) -> None:
+        """A zone's `order`: the key of each card when its piles are drawn, a number of `card` (and
+        `player`, the seat it is drawn to), read at each drawing."""
+        scope = self.scope.with_bindings({"card": ("b_card", CARD), "player": ("b_player", INT)})
+        for name, spec in self.data["zones"].items():
+            if "order" in spec:
+                self.rules.zone_orders[name] = self.evaluator(("zones", name, "order"), scope, (INT,))
+
     def _covers(self) -> None:
         """`covered_by`: the piles lying on each pile of a zone, worked out at load from an
         expression of `i`, options and functions (which may not read the game's state). The
@@ -364,6 +396,13 @@ class _TablesBuilder(_BuilderBase):
 
 
 def _coerce_option(option: Option, value: Any) -> Any:
+    if option.is_range:
+        assert option.low is not None and option.high is not None
+        number = value if type(value) is int else _whole_number(value)
+        if number is None or not option.low <= number <= option.high:
+            raise RulesetError(f"option '{option.name}' cannot be {value!r} (a whole number from {option.low} to "
+                               f"{option.high})")
+        return number
     for allowed in option.values:
         if value == allowed and type(value) is type(allowed):
             return allowed
@@ -373,3 +412,10 @@ def _coerce_option(option: Option, value: Any) -> Any:
             return allowed
     choices = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in option.values)
     raise RulesetError(f"option '{option.name}' cannot be {value!r} (choose from: {choices})")
+
+
+def _whole_number(value: Any) -> int | None:
+    """A whole number given as text (`-o stake=-250`), else None (a truth value is not one)."""
+    if not isinstance(value, str) or not re.fullmatch(r"\s*[+-]?\d{1,19}\s*", value):
+        return None
+    return int(value)

@@ -37,10 +37,19 @@ MOVE_BINDINGS = {"src": ("b_src", PILE), "dst": ("b_dst", PILE), "cards": ("b_ca
 
 @dataclass(frozen=True)
 class Option:
+    """An option: its listed values, or (`low`, `high`) any whole number from `low` to `high`, whose
+    `values` are then the ones `validate` checks the ruleset under (the least, the default, the most)."""
+
     name: str
     values: tuple[Any, ...]
     default: Any
     help: str
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def is_range(self) -> bool:
+        return self.low is not None
 
 
 @dataclass(frozen=True)
@@ -253,6 +262,8 @@ class Ruleset:
         self.compiled_nodes = 0  # syntax nodes compiled (functions inlined), for `check_ruleset`'s budget
         # The checked front end (merged document, scope, parser) that built this ruleset, for other
         # backends to lower from (`native/backend.py`); not part of the API.
+        # A zone's own drawing order (`order`: each card's key, `card` bound), by zone name (python/render.py).
+        self.zone_orders: dict[str, Evaluator] = {}
         self.front_end: Any = None
         self.game_backend: GameBackend | None = None  # what it was built for (model/game_backend.py): its games
         # Other backends built for this ruleset, by name (`native.native_backend`'s), or why not.

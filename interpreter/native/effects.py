@@ -143,6 +143,8 @@ class _EffectsBuilder(_ListingBuilder):
                 p = self.fresh("p")
                 return [f"{indent}{p} = {pile}", f"{indent}shuffle_pile(C, N, M, {p})", f"{indent}forget(C, N, U, {p}, N[{p}])"]
             return [f"{indent}shuffle_pile(C, N, M, {pile})"]
+        if kind == "sort":
+            return self.sort_effect(path + ("sort",), spec["sort"], env, indent)
         if kind == "show":
             return self.show_effect(path + ("show",), spec["show"], env, indent)
         if kind == "deal":
@@ -152,6 +154,30 @@ class _EffectsBuilder(_ListingBuilder):
             reason = self.reason_code(spec["end"].get("reason", ""))
             return [f"{indent}end(M, {result}, {reason})"]
         raise self.no(f"the effect '{kind}'", path)
+
+    def sort_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
+                    indent: str) -> list[str]:
+        """`sort`, as model/build_effects.py's: each card's key worked out bottom to top, then a stable
+        insertion sort of the pile by them (the lowest at the bottom, or with `descending` the highest)."""
+        pile = self.checked(self.expr(self.parse(path + ("pile",)), env))
+        p, keys, j, i, k, c = (self.fresh(name) for name in ("p", "keys", "j", "i", "k", "c"))
+        key = self.checked(self.expr(self.parse(path + ("by",)), {**env, "card": _Val("card", c)}, "int"))
+        after = "<" if spec.get("descending", False) else ">"  # (a key that must move past this one)
+        return [f"{indent}{p} = {pile}",
+                f"{indent}{keys} = np.empty(N[{p}], dtype=np.int64)",
+                f"{indent}for {j} in range(N[{p}]):",
+                f"{indent}    {c} = C[{p}, {j}]",
+                f"{indent}    {keys}[{j}] = {key}",
+                f"{indent}for {i} in range(1, N[{p}]):",
+                f"{indent}    {k} = {keys}[{i}]",
+                f"{indent}    {c} = C[{p}, {i}]",
+                f"{indent}    {j} = {i} - 1",
+                f"{indent}    while {j} >= 0 and {keys}[{j}] {after} {k}:",
+                f"{indent}        {keys}[{j} + 1] = {keys}[{j}]",
+                f"{indent}        C[{p}, {j} + 1] = C[{p}, {j}]",
+                f"{indent}        {j} -= 1",
+                f"{indent}    {keys}[{j} + 1] = {k}",
+                f"{indent}    C[{p}, {j} + 1] = {c}"]
 
     def deal_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
                     indent: str) -> list[str]:

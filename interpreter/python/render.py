@@ -83,14 +83,25 @@ def _suit_rank_order(deck: Deck) -> tuple[int, ...] | None:
                  for card in deck.cards)
 
 
-def display_order(game: Game, zone: str) -> Callable[[int], Any] | None:
-    """How the cards of `zone` are sorted when drawn to a seat that sees them all: a sort key over
-    card ids, or None to draw them as they lie. Only a hand (a zone whose cards only their owner
-    sees) drawn card by card (`show: row` or `column`; a stack or a fan shows its top cards as they
-    lie) is sorted, by the deck's order (`_deck_order`); the state is never changed. (A zone's own
-    order, written in the ruleset, would be read here.)"""
+def display_order(game: Game, zone: str, player: int | None = None) -> Callable[[int], Any] | None:
+    """How the cards of `zone` are sorted when drawn to a seat (`player`, None: a spectator) that sees
+    them all: a sort key over card ids, or None to draw them as they lie. Only a zone drawn card by
+    card (`show: row` or `column`; a stack or a fan shows its top cards as they lie) is sorted: by the
+    zone's own `order` where the ruleset gives one (each card's key, equal keys as they lie), else a
+    hand (a zone whose cards only their owner sees) by the deck's order (`_deck_order`). The state is
+    never changed."""
     spec = game.rules.zones[zone]
-    if spec.visibility != "owner" or spec.show not in ("row", "column"):
+    if spec.show not in ("row", "column"):
+        return None
+    written = game.rules.zone_orders.get(zone)
+    if written is not None:
+        state, env = game.state, {"player": player if player is not None else game.current_player}
+
+        def key(card: int) -> Any:
+            env["card"] = card
+            return written(state, env)
+        return key
+    if spec.visibility != "owner":
         return None
     order = _deck_order(game.rules.deck)
     return None if order is None else order.__getitem__
@@ -101,7 +112,7 @@ def _drawn_cards(game: Game, zone: str, pile: int, player: int | None) -> list[i
     the zone's display order (`display_order`), any other as it lies (sorting cards the seat
     cannot see would tell where the ones it does know lie among them)."""
     cards = game.state.piles[pile]
-    key = display_order(game, zone)
+    key = display_order(game, zone, player)
     if key is None or len(cards) < 2 or not all(game.visible(card, pile, player) for card in cards):
         return list(cards)
     return sorted(cards, key=key)

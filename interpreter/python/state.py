@@ -181,6 +181,11 @@ class State:
         self._draw().shuffle(cards)
         self._rearrange(pile, cards, cards)  # nobody knows where a card went in a shuffled pile
 
+    def reorder(self, pile: int, cards: list[int]) -> None:
+        """Lay a pile's cards in an order the rules decide (`sort`): no chance, so a seat that knew a
+        card still does."""
+        self._rearrange(pile, cards, [])
+
     def bury(self, pile: int, n: int) -> None:
         """Put the top `n` cards of a pile, together and in their order, at a random place in it:
         under any number of the other cards, from none to all, alike likely. Like a shuffle, the

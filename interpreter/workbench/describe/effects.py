@@ -123,6 +123,10 @@ class EffectsDescriber(DescriberBase):
             to = say("to", body["to"]) if body.get("to") else self._name_text(speaker, "dst", "the destination")
             face = f", face {body['face']}" if body.get("face") else ""
             out.item(f"Move the chosen cards, pile by pile, to {to}{face}.", level)
+        elif verb == "sort":
+            key = self.words(here + ("by",), body.get("by"), speaker.with_names({"card": Term("the card", "card")}))
+            end = "the highest" if body.get("descending") else "the lowest"
+            out.item(f"Sort the cards of {say('pile', body['pile'])} by {key}, {end} at the bottom.", level)
         elif verb == "show":
             what = say("card", body["card"]) if body.get("card") else f"every card of {say('pile', body['pile'])}" \
                 if body.get("pile") else "nothing"

@@ -92,7 +92,8 @@ class RulesDescriber(MovesDescriber):
         self.out.heading("Options")
         for name, spec in options.items():
             chosen = self.rules.option_values.get(name)
-            values = ", ".join(_option_text(v) for v in spec.get("values") or ())
+            values = ", ".join(_option_text(v) for v in spec.get("values") or ()) if "values" in spec \
+                else f"a whole number from {spec.get('min')} to {spec.get('max')}"
             default = spec.get("default")
             state = f"chosen: {_option_text(chosen)}" if chosen == default and type(chosen) is type(default) \
                 else f"chosen: {_option_text(chosen)}; default {_option_text(default)}"
@@ -126,6 +127,10 @@ class RulesDescriber(MovesDescriber):
                 facts.append("pile i lies under the piles whose indexes are "
                              f"{self.words(('zones', name, 'covered_by'), spec['covered_by'], speaker)}; a pile "
                              "with a card on it is covered, and no move takes from it or puts onto it")
+            if spec.get("order") is not None:
+                speaker = self.speaker({"card": Term("the card", "card")})
+                facts.append(f"its cards are shown in order of {self.words(('zones', name, 'order'), spec['order'], speaker)}"
+                             ", lowest first")
             self.out.item(f"{info.label}: " + "; ".join(facts) + ".")
         layout = self.data.get("layout")
         if layout:
