@@ -41,6 +41,7 @@ class _BuilderBase:
         # (`variable_kinds` reads the values set into each variable).
         self.value_types: dict[PathKey, str] = {}
         self.declining: dict[str, Any] | None = None  # the spec of the engine's `pass` (`_out_of_turn`)
+        self.passing: dict[str, Any] | None = None  # the spec of the `pass` of `turns.no_move` (`_no_move`)
         self.asked_after: dict[str, frozenset[int]] = {}  # by move made out of turn: after which moves
         # What python/applygen.py needs to write a move's effects out: by evaluator, effect or trigger closure.
         self.inline: dict[Any, Any] = {}

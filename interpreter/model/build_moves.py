@@ -68,6 +68,7 @@ class _Builder(_EffectsBuilder):
     def _moves(self) -> None:
         rules = self.rules
         self._out_of_turn()
+        self._no_move()
         for index, (name, spec) in enumerate(self.data["moves"].items()):
             path: PathKey = ("moves", name)
             sources = self.zone_piles(path + ("from",)) if "from" in spec else ()
@@ -106,6 +107,9 @@ class _Builder(_EffectsBuilder):
             template.out_of_turn = bool(spec.get("out_of_turn", False))
             template.asked_after = self.asked_after.get(name, frozenset())
             template.declines = spec is self.declining
+            template.stuck = spec is self.passing
+            if template.stuck:
+                rules.stuck_pass = index
             template.picks = picks
             template.choices, template.choice_name = choices, choice_name
             if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
@@ -135,6 +139,31 @@ class _Builder(_EffectsBuilder):
                 continue
             template.prefixed = any(zone_pairs(template) & zone_pairs(other) for other in rules.moves
                                     if other is not template and not other.named_text)
+
+    def _no_move(self) -> None:
+        """`turns.no_move: pass`: the engine's `pass` added as the last move, never offered by its own
+        listing (`when: false`): the engine offers it alone to a seat that has no other move while
+        another seat has one (python/engine.py `_offer_pass`, native/listing.py `legal`)."""
+        turns = self.data.get("turns") or {}
+        if turns.get("no_move", "end") != "pass":
+            return
+        rules, moves = self.rules, self.data["moves"]
+        where = self.doc.pos(("turns", "no_move"))
+        if rules.max_players < 2:
+            raise RulesetError("no_move: pass needs a game of more than one seat (alone, a seat that cannot move "
+                               "has nobody to pass to)", where)
+        if turns.get("order") == "simultaneous":
+            raise RulesetError("no_move: pass is for seats taking turns: where every seat plays at once, a seat "
+                               "with no move waits", where)
+        if self.declining is not None:
+            raise RulesetError(f"no_move: pass and out_of_turn moves would both offer '{PASS}'", where)
+        if PASS in moves:
+            raise RulesetError(f"a move named '{PASS}' clashes with the '{PASS}' that no_move: pass offers a seat "
+                               "with no other move: rename it, or leave the passing to no_move",
+                               self.doc.pos(("moves", PASS), key=True))
+        self.passing = {"help": "No other move is possible: the turn passes to the next seat.", "when": False,
+                        "do": ["end_turn"]}
+        self.data = {**self.data, "moves": {**moves, PASS: self.passing}}
 
     def _out_of_turn(self) -> None:
         """Moves any seat may make out of turn (`out_of_turn`): checked, and the engine's `pass` (a

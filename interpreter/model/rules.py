@@ -113,6 +113,7 @@ class MoveTemplate:
     out_of_turn: bool = False  # any seat may make it when its conditions hold (`out_of_turn`)
     asked_after: frozenset[int] = frozenset()  # the moves after which the seats are asked to make it
     declines: bool = False     # the `pass` of a seat asked out of turn (made by the engine, not written)
+    stuck: bool = False        # the `pass` of a seat with no other move (`turns.no_move: pass`; made by the engine)
     scope: Any = None          # the names its own expressions see (`python/explain.py` compiles their parts again)
     # The destination index its `when` implies (indexes.IndexKey), or None: every destination is tried.
     index_key: Any = None
@@ -218,6 +219,9 @@ class Ruleset:
         # The end conditions as one generated function: the first that holds, or -1 (python/applygen.py); or None.
         self.end_check: Callable[[Any, int], int] | None = None
         self.no_moves_result = ("lost", "no move is possible")
+        # `turns.no_move: pass`: the index of the engine's `pass`, offered alone to a seat with no other
+        # move while another seat has one (None: a seat with no move ends the game).
+        self.stuck_pass: int | None = None
         self.max_moves: int = DEFAULT_MAX_MOVES
         self.repeat: tuple[int, str, str] | None = None  # (count, result, reason) of `end.repeat`
         self.cycle: CycleRule | None = None  # `end.cycle`

@@ -30,7 +30,9 @@ class _ListingBuilder(_Emitter):
     def _listing(self) -> str:
         from ..front.parser import conjuncts
 
-        out = ["@njit(cache=True)", "def legal(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]"]
+        stuck = self.rules.stuck_pass
+        name = "legal" if stuck is None else "legal_of_turn"  # (`turns.no_move: pass`: wrapped below)
+        out = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]"]
         if any(t.take == "any" for t in self.rules.moves):  # each different card once per source
             out.append("    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0")
         if self.pick_digits():  # `take: {any: K}`: the cards offered, a set's places among them, its cards
@@ -44,7 +46,33 @@ class _ListingBuilder(_Emitter):
         for template in self.rules.moves:
             out += self._template_listing(template, conjuncts)
         out.append("    return cnt")
+        if stuck is not None:
+            out += self._passing(stuck)
         return "\n".join(out) + "\n"
+
+    @staticmethod
+    def _passing(k: int) -> list[str]:
+        """`turns.no_move: pass` (python/engine.py `_offer_pass`): a seat with no move is offered the
+        move `pass` (template k) alone, if another seat could move were it its turn (from the turn's
+        first phase); else nothing, and the game ends by `end.no_moves`."""
+        return ["", "", "@njit(cache=True)", "def legal(C, N, U, V, O, M, out):",
+                "    cnt = legal_of_turn(C, N, U, V, O, M, out)",
+                "    if cnt != 0:",
+                "        return cnt",
+                "    me, phase = M[10], M[11]",
+                "    found = False",
+                "    for seat in range(M[12]):",
+                "        if seat == me:",
+                "            continue",
+                "        M[10] = seat; M[11] = 0",
+                "        if legal_of_turn(C, N, U, V, O, M, out) != 0:",
+                "            found = True",
+                "            break",
+                "    M[10] = me; M[11] = phase",
+                "    if not found:",
+                "        return 0",
+                f"    out[0] = enc({k}, -1, -1, 0, -2, -1) * SELR",
+                "    return 1"]
 
     def _template_listing(self, template: Any, conjuncts: Callable[[Node], list[Node]]) -> list[str]:
         """The loops that list one move template's legal moves, nested as `movegen` nests them."""

@@ -196,6 +196,35 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
                     raise runtime_error(exc, f"move '{template.name}'", template.pos) from None
             # Each move alone stays within the limits, all of them together do not.
             raise runtime_error(whole, "the legal moves", rules.moves[0].pos if rules.moves else None) from None
+        self._offer_pass(out)
+
+    def _offer_pass(self, out: list[Move]) -> None:
+        """`turns.no_move: pass`: a seat to act that has no move is offered `pass` alone, if some other
+        seat could move were it its turn (from the turn's first phase); if none could, nobody can
+        move, nothing is offered, and the game ends as `end.no_moves` says."""
+        k = self.rules.stuck_pass
+        if k is None or out:
+            return
+        S, rules = self.state, self.rules
+        current, phase = S.current, S.phase
+        try:
+            for seat in range(self.players):
+                if seat == current:
+                    continue
+                S.current, S.phase = seat, 0  # (put back below: the enumerators read the seat and phase)
+                found: list[Move] = []
+                try:
+                    rules.enumerate_all(S, found, Move, self.lineage)
+                except Exception as exc:  # noqa: BLE001 - reported as the listing's own failure
+                    raise runtime_error(exc, f"the legal moves of seat {seat + 1} (no_move: pass asks whether "
+                                        f"another seat can move)", rules.moves[k].pos) from None
+                if found:
+                    break
+            else:
+                return
+        finally:
+            S.current, S.phase = current, phase
+        out.append(Move(self.lineage, k, -1, 0, -1))
 
     def apply(self, move: Move, settle: bool = True) -> None:
         """Apply a legal move; raises `IllegalMoveError` for any other. In a simultaneous game the
@@ -385,6 +414,8 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
                 except Exception:  # noqa: BLE001 - listed again, to report the failure at its move
                     legal = []
                     self._generate(legal)
+                else:
+                    self._offer_pass(legal)
                 self._legal = legal
             else:
                 self._legal = self._enumerate()

@@ -216,6 +216,8 @@ class _MoveCheck:
             if t.out_of_turn and S.asking is not None and t.asked_after != self.rules.opens_asking \
                     and S.asking[4] not in t.asked_after:
                 return self.reason("it may be made out of turn only after other moves")
+        if self.template.stuck:  # `turns.no_move: pass` (python/engine.py `_offer_pass`)
+            return self.reason(f"seat {seat + 1} may pass only when it has no other move (and another seat has one)")
         return None
 
     def phase(self) -> Reason | None:

@@ -204,6 +204,9 @@ class RulesDescriber(MovesDescriber):
                 self.out.item(f"Phase {phase['name']}" + (f" ({'; '.join(notes)})" if notes else "") + ".")
         if turns.get("phases"):
             self.out.para("After a move the turn goes to its next phase; after the last phase, to the next seat.")
+        if turns.get("no_move") == "pass":
+            self.out.para("A seat with no legal move passes (its only move, `pass`): the turn goes to the next seat. "
+                          "When no seat can move, the game ends (below).")
 
     # -- triggers, end, score -----------------------------------------------------------------
 
