@@ -72,13 +72,17 @@ def variant_of(tmp_path: Any, base: Any, text: str, name: str = "v.yaml") -> Any
     return path
 
 
-def mini_with(tmp_path: Path, old: str, new: str, name: str = "r.yaml") -> Path:
-    """tests/fixtures/mini.yaml with its first `old` (which must be there) replaced by `new`,
-    written into `tmp_path`."""
-    assert old in MINI
+def replaced(tmp_path: Path, text: str, old: str, new: str, name: str = "edited.yaml") -> Path:
+    """`text` with its first `old` (which must be there) replaced by `new`, written into `tmp_path`."""
+    assert old in text
     path = tmp_path / name
-    path.write_text(MINI.replace(old, new, 1), encoding="utf-8")
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return path
+
+
+def mini_with(tmp_path: Path, old: str, new: str, name: str = "r.yaml") -> Path:
+    """tests/fixtures/mini.yaml with its first `old` replaced by `new`, written into `tmp_path`."""
+    return replaced(tmp_path, MINI, old, new, name)
 
 
 def play_both_backends(rules: Any, seeds: Iterable[int], players: Iterable[int | None] = (None,)) -> list[Any]:

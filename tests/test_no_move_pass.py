@@ -12,7 +12,7 @@ import pytest
 
 from cardrules import RulesetError, load_ruleset
 
-from helpers import play_both_backends
+from helpers import play_both_backends, replaced
 
 SHED = Path(__file__).parent / "fixtures" / "turns" / "shed.yaml"
 
@@ -61,10 +61,8 @@ def test_a_seat_that_cannot_play_passes_while_another_can_and_the_game_ends_when
 
 
 def test_without_it_a_seat_with_no_move_ends_the_game_as_before(tmp_path: Path) -> None:
-    text = SHED.read_text()
-    plain = tmp_path / "shed-plain.yaml"
-    plain.write_text(text.replace("turns: {order: rotation, no_move: pass}", "turns: {order: rotation}"))
-    rules = load_ruleset(plain)
+    rules = load_ruleset(replaced(tmp_path, SHED.read_text(), "turns: {order: rotation, no_move: pass}",
+                                  "turns: {order: rotation}"))
     ended_early = 0
     for seed in range(1, 31):
         game = rules.new_game(seed=seed)
@@ -107,12 +105,8 @@ def test_pass_has_an_action_number_and_bots_take_it() -> None:
 ])
 def test_pass_where_it_cannot_mean_anything_is_refused_at_its_place(tmp_path: Path, old: str, new: str,
                                                                      message: str) -> None:
-    text = SHED.read_text()
-    assert old in text
-    path = tmp_path / "edited.yaml"
-    path.write_text(text.replace(old, new, 1))
     with pytest.raises(RulesetError, match=message) as caught:
-        load_ruleset(path)
+        load_ruleset(replaced(tmp_path, SHED.read_text(), old, new))
     assert caught.value.pos is not None
 
 

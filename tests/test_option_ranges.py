@@ -12,7 +12,7 @@ import pytest
 from cardrules import RulesetError, load_ruleset
 from cardrules.python.load import check_ruleset
 
-from helpers import play_both_backends
+from helpers import play_both_backends, replaced
 
 BONUS = Path(__file__).parent / "fixtures" / "options" / "bonus.yaml"
 
@@ -48,11 +48,7 @@ def test_a_value_outside_the_range_or_not_a_whole_number_is_refused(given: objec
 
 
 def _edited(tmp_path: Path, old: str, new: str) -> Path:
-    text = BONUS.read_text()
-    assert old in text
-    path = tmp_path / "edited.yaml"
-    path.write_text(text.replace(old, new, 1))
-    return path
+    return replaced(tmp_path, BONUS.read_text(), old, new)
 
 
 @pytest.mark.parametrize("old, new, message, line_of", [

@@ -10,7 +10,7 @@ import pytest
 
 from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
 
-from helpers import play_both_backends
+from helpers import play_both_backends, replaced
 
 SORTING = Path(__file__).parent / "fixtures" / "order" / "sorting.yaml"
 HAND, ROW = 1, 2
@@ -58,11 +58,7 @@ def test_both_backends_sort_alike() -> None:
 
 
 def _edited(tmp_path: Path, old: str, new: str) -> Path:
-    text = SORTING.read_text()
-    assert old in text
-    path = tmp_path / "edited.yaml"
-    path.write_text(text.replace(old, new, 1))
-    return path
+    return replaced(tmp_path, SORTING.read_text(), old, new)
 
 
 def test_a_key_that_is_none_is_an_error_at_the_key_and_stops_compiled_code(tmp_path: Path) -> None:
