@@ -663,3 +663,17 @@ def test_a_power_of_none_is_an_error_in_both_backends_even_to_the_power_0(tmp_pa
         assert "while evaluating" in failure, failure
     rules = load_ruleset(_write(tmp_path, "fine", setting("size(waste) ** 0 + 0 ** size(waste)")))
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [1])
+
+
+def test_the_least_or_greatest_of_one_none_is_none_in_both_backends_and_of_two_an_error(tmp_path: Path) -> None:
+    # `max(... for ...)` of a single `none` item is that item, `none` (Python's max compares nothing);
+    # of two, comparing them fails. Compiled code once stopped at the first `none` item.
+    for func in ("max", "min"):
+        test = f"{func}((none if c.rank > 0 else 1) for c in cards(waste)) == none"
+        rules = load_ruleset(_write(tmp_path, func, LISTED.replace("TEST", test)))
+        python, native = _python_ending(rules), _native_ending(rules)
+        assert python[:2] == ("error", 1), python  # the first draw: one none, hit; the second: two
+        assert native[:2] == python[:2], (python, native)
+    both = "max(c.rank if c.rank > 20 else none for c in cards(waste)) == none and min(c.rank for c in cards(waste)) > 0"
+    rules = load_ruleset(_write(tmp_path, "one", LISTED.replace("TEST", both).replace("size(stock) < 44", "size(stock) < 52")))
+    assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 1, "over", [1])

@@ -131,7 +131,11 @@ class _Comprehensions(_Scope):
         elif func in ("min", "max"):
             self._want(element, "int")
             better = "<" if func == "min" else ">"
-            lines.append(f"{body}v = {self.checked(element)}")
+            if element.maybe_none:  # as Python's max: a none item alone is the answer, beside another it stops
+                lines.append(f"{body}v = {element.code}")
+                lines.append(f"{body}if found and (v == NO_INT or acc == NO_INT): raise Stop('ordering none')")
+            else:
+                lines.append(f"{body}v = {self.checked(element)}")
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
