@@ -225,14 +225,11 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
         notice = _hot_seat_notice(game.players, seats, set(specs))
         if notice is not None:
             console.print(Text(notice, style="bold"))
-    if "mcts" in kinds.values() and not rules.simultaneous:  # its first decision would compile without a word
-        from ..agents.mcts import compiled_trials
-        from ..workbench.engines import COMPILING
+    if not rules.simultaneous:  # an mcts seat's first decision would compile without a word
+        from ..workbench.engines import say_if_mcts_compiles
 
-        trials, _ = compiled_trials(rules)
-        if trials is not None and not trials.compiled_before():
-            terminal_console(stderr=True, highlight=False).print(
-                Text(f"{COMPILING}, for the mcts seats' playouts", style="dim"), soft_wrap=True)
+        say_if_mcts_compiles(rules, kinds.values(), lambda line: terminal_console(stderr=True, highlight=False).print(
+            Text(line, style="dim"), soft_wrap=True))
     if rules.simultaneous:  # every seat plays at once: on a clock
         try:
             scheduler, simulated = play_simultaneous(game, seats, specs, bot_seed, console,

@@ -5,7 +5,6 @@ piles, teams, covering, variables and the ruleset's functions.
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Any
 

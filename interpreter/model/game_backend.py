@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from ..front.compiler import Scope
     from ..front.source import PathKey
-    from .build_moves import _Builder
-    from .rules import MoveTemplate
 
 
 class ListingWriter(Protocol):
     """Writes the function that lists one move template's moves, then all of them joined."""
 
-    def template(self, template: MoveTemplate, path: PathKey, spec: dict[str, Any],
+    def template(self, template: Any, path: PathKey, spec: dict[str, Any],
                  scope: Scope) -> Callable[..., None]: ...
 
     def merged(self) -> Callable[..., None]: ...
@@ -30,7 +28,7 @@ class ApplyWriter(Protocol):
     """Writes one function per move template for what its moves do (None: its closures run), and
     one for the end conditions."""
 
-    def template(self, template: MoveTemplate, selects: bool) -> Callable[..., None] | None: ...
+    def template(self, template: Any, selects: bool) -> Callable[..., None] | None: ...
 
     def end_check(self) -> Callable[[Any, int], int] | None: ...
 
@@ -38,9 +36,11 @@ class ApplyWriter(Protocol):
 @dataclass(frozen=True)
 class GameBackend:
     """A backend a ruleset is built for: its writers, each made for one build, and its games
-    (`game(rules, seed=, deal=, players=, persisted=, max_moves=)`)."""
+    (`game(rules, seed=, deal=, players=, persisted=, max_moves=)`). The writers are given the
+    build (`build_moves._Builder`) and templates (`rules.MoveTemplate`), typed Any here so that
+    the model's modules import one another in no circle, type checking included."""
 
     name: str
-    listing: Callable[[_Builder], ListingWriter]
-    apply: Callable[[_Builder], ApplyWriter]
+    listing: Callable[[Any], ListingWriter]
+    apply: Callable[[Any], ApplyWriter]
     game: Callable[..., Any]

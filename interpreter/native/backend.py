@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from pathlib import Path
 from typing import Any
 
 from .bots import SEAT_KINDS
@@ -80,8 +81,6 @@ class Native:
     def compiled_before(self) -> bool:
         """Is this module's compiled code at hand (compiled in this process, or its Numba index
         files in the cache), so that its first use costs a load and not a compile?"""
-        from pathlib import Path
-
         name = self.module.__name__
         for value in vars(self.module).values():  # a Numba dispatcher of this module that has compiled here
             if getattr(value, "signatures", None) and getattr(value, "__module__", None) == name:

@@ -24,3 +24,15 @@ def native_pays(backend: Any, asked: bool, runs: int, pays_from: int, unit: str,
         return False
     note(COMPILING)
     return True
+
+
+def say_if_mcts_compiles(rules: Any, kinds: Any, note: Callable[[str], None]) -> None:
+    """One line before an mcts seat's first decision compiles the ruleset's native code (its
+    playouts run there): `kinds` the seats' bot kinds, in a game where a seat is mcts."""
+    if "mcts" not in kinds:
+        return
+    from ..agents.mcts import compiled_trials
+
+    trials, _ = compiled_trials(rules)
+    if trials is not None and not trials.compiled_before():
+        note(f"{COMPILING}, for the mcts seats' playouts")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agents.bots import Bot, make_bot, seat_seed
-from ..agents.mcts import compiled_trials, default_bot
+from ..agents.mcts import default_bot
 from ..python.engine import Game, Move
 from ..base.errors import CardrulesError, SetupError
 from ..agents.seats import SeatError, SeatSpec, check_seats, parse_seat
@@ -22,7 +22,7 @@ from ..model.ruleset import Ruleset, find_ruleset
 from ..python.load import load_ruleset
 from ..front.source import is_file
 from ..agents.scheduler import DEFAULT_JITTER, Scheduler
-from .engines import COMPILING, native_pays
+from .engines import native_pays, say_if_mcts_compiles
 
 BACKENDS = ("local", "ray")
 DEFAULT_SEED = 1
@@ -157,10 +157,7 @@ def prepare(ruleset: str, games: int, players: int | None = None, seats: Iterabl
     except SeatError as exc:
         raise SimulateError(str(exc)) from None
     chosen = choose_engine(rules, engine, [specs[s] for s in range(count)], note, games)
-    if any(spec.kind == "mcts" for spec in specs.values()):
-        trials, _ = compiled_trials(rules)
-        if trials is not None and not trials.compiled_before():
-            note(f"{COMPILING}, for the mcts seats' playouts")
+    say_if_mcts_compiles(rules, [spec.kind for spec in specs.values()], note)
     plan = Plan(_portable_name(ruleset), option_pairs, count, tuple(specs[s] for s in range(count)), seed, games,
                 rules.name, rules.title, dict(rules.option_values), rules.simultaneous, _stamp(ruleset), folders,
                 chosen, "lower" if rules.score_sign < 0 else "higher", tuple(rules.teams(count)))
