@@ -96,14 +96,14 @@ def test_a_zones_order_draws_its_cards_so_and_moves_none() -> None:
     rules = load_ruleset(SORTING)
     game = rules.new_game(seed=2)
     lying = list(game.state.piles[HAND])
-    drawn = render._drawn_cards(game, "hand", HAND, 0)
+    drawn = render.drawn_cards(game, "hand", HAND, 0)
     hearts = [c for c in lying if rules.deck.cards[c]["suit"] == "hearts"]
     others = [c for c in lying if rules.deck.cards[c]["suit"] != "hearts"]
     assert drawn == sorted(hearts, key=lambda c: rules.deck.cards[c]["rank"]) + \
         sorted(others, key=lambda c: rules.deck.cards[c]["rank"])
     assert game.state.piles[HAND] == lying
     # A pile with cards the seat cannot see is drawn as it lies (its order would tell where they are).
-    assert render._drawn_cards(game, "row", ROW, 0) == game.state.piles[ROW]
+    assert render.drawn_cards(game, "row", ROW, 0) == game.state.piles[ROW]
 
 
 def test_the_rules_in_words_say_the_order_and_the_sorts() -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..base.errors import did_you_mean
+from ..base.errors import IllegalMoveError, did_you_mean
 from ..model.ruleset import Ruleset
 from .bots import BOT_KINDS, BotParameterError, bot_params
 from .scheduler import DEFAULT_SPEED
+
+if TYPE_CHECKING:
+    from ..python.engine import Game
 
 
 def is_number(word: str) -> bool:
@@ -106,18 +109,38 @@ def parse_seat(key: str, text: str, players: int) -> tuple[int, SeatSpec]:
     return seat, SeatSpec(kind, params)
 
 
-def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int) -> None:
+def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int, one_terminal: bool = True) -> None:
     """Seats that cannot play this ruleset: parameters it has no use for, or (where every seat plays
-    at once) more than one human at the terminal."""
+    at once, at `one_terminal`) more than one human."""
     for seat, spec in sorted(specs.items()):
         for name in spec.params:
             if name in SEAT_PARAMS and SEAT_PARAMS[name].simultaneous_only and not rules.simultaneous:
                 raise SeatError(f"seat {seat + 1}: {name} means something only where every seat plays at "
                                 f"once; {rules.name} takes turns")
-    if rules.simultaneous:
+    if rules.simultaneous and one_terminal:
         humans = [s for s in range(players) if not specs.get(s, SeatSpec()).is_bot]
         if len(humans) > 1:
             seats = ", ".join(str(h + 1) for h in humans)
             raise SeatError(f"in {rules.name} every seat plays at once, so one terminal has at most one human "
                             f"seat (seats {seats} are human); make the others bots, e.g. "
                             f"--seat {humans[-1] + 1}=greedy:speed=0.5")
+
+
+def moves_to_undo(game: Game, is_bot: Callable[[int], bool], auto: set[int]) -> int:
+    """How many moves an `undo` of the seat to act takes back: back to that seat's own last decision,
+    with the bots' moves after it and the moves autoplay made (`auto`: their history indexes), never
+    another human's (in a game of several humans the turn would pass to a hidden hand)."""
+    me = game.current_player
+    trial = game.clone()
+    steps = 0
+    while True:
+        if not trial.state.marks:
+            raise IllegalMoveError("there is no move to undo" if steps == 0 else "there is no move of yours to undo")
+        trial.undo()
+        steps += 1
+        mover = trial.current_player
+        if is_bot(mover) or len(trial.history) in auto:
+            continue  # a bot's move, or one autoplay made after the seat's: back further
+        if mover != me:
+            raise IllegalMoveError(f"the last move was seat {mover + 1}'s; you can take back only your own")
+        return steps

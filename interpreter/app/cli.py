@@ -12,6 +12,7 @@ import json
 import sys
 import traceback
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
     from ..python.engine import Game
     from ..model.ruleset import Ruleset
+    from ..storage import saves
     from ..storage.saves import SavedGame
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
@@ -156,21 +158,43 @@ def play(
         _fail(error)
 
 
-def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], seat: list[str],
-          players: int | None, as_json: bool, autoplay: bool, resume: bool, search_path: list[Path],
-          held: ExitStack) -> None:
-    """`play`, once its arguments are checked; a resumed save is claimed in `held`."""
+@dataclass
+class _Setup:
+    """A game about to be played (`play`, `serve`): its ruleset, the game, its seed, the seats."""
+
+    rules: Ruleset
+    game: Game
+    seed: int | None
+    specs: dict[int, Any]          # seat index -> SeatSpec
+    seat_texts: dict[str, str]     # seat number (from 1) -> its `--seat` text, the saved ones first
+    resumed: SavedGame | None
+    secret: bool                   # would the seed give hidden cards away
+
+    @property
+    def kinds(self) -> dict[int, str]:
+        return {s: spec.kind for s, spec in self.specs.items()}
+
+    def bots(self) -> dict[int, Any]:
+        """Seat index -> its bot, or None for a human."""
+        from ..agents.bots import make_bot, seat_seed
+
+        kinds = self.kinds
+        bot_seed = self.seed if self.seed is not None else 0
+        return {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **self.specs[s].bot_params)
+                    if kinds.get(s, "human") != "human" else None)
+                for s in range(self.game.players)}
+
+
+def _set_up(ruleset: str, seed: int | None, deal: Path | None, option: list[str], seat: list[str],
+            players: int | None, resume: bool, search_path: list[Path], held: ExitStack,
+            one_human_simultaneous: bool = True) -> _Setup:
+    """Load the ruleset (or the save to resume, claimed in `held`), deal the game and read the seats.
+    `one_human_simultaneous`: where every seat plays at once the seats not given are bots unless
+    none is given (one terminal has one human)."""
     import random
 
-    from rich.text import Text
-
-    from ..python import render
-
-    from ..storage import saves, store
-    from ..agents.bots import make_bot, seat_seed
+    from ..storage import store
     from ..agents.seats import SeatError, SeatSpec, check_seats, parse_seat
-    from .play import Session, play_simultaneous
-    from .play import save_persistent, summary, timed_summary
     from ..front.source import read_bounded
 
     resumed: saves.SavedGame | None = None
@@ -193,26 +217,42 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
         else:
             game = rules.new_game(seed=seed, players=players, persisted=persisted)
     specs: dict[int, SeatSpec] = {}
-    seat_texts: dict[str, str] = {}  # seat number (from 1) -> its `--seat` text, the saved ones first
+    seat_texts: dict[str, str] = {}
     try:
         given = list(resumed.seats.items()) if resumed is not None else []
         for key, text in given + list(_pairs(seat, "--seat SEAT").items()):
             index, spec = parse_seat(key, text, game.players)
             specs[index] = spec
             seat_texts[str(index + 1)] = text
-        if rules.simultaneous:  # one terminal, one human: the seats not given are bots
+        if rules.simultaneous and one_human_simultaneous:  # one terminal, one human: the seats not given are bots
             human_given = any(not spec.is_bot for spec in specs.values())
             for s in range(game.players):
                 if s not in specs and (human_given or s > 0):
                     specs[s] = SeatSpec("greedy")
-        check_seats(rules, specs, game.players)
+        check_seats(rules, specs, game.players, one_terminal=one_human_simultaneous)
     except SeatError as exc:
         raise typer.BadParameter(printable(str(exc))) from None
-    kinds = {s: spec.kind for s, spec in specs.items()}
+    return _Setup(rules, game, seed, specs, seat_texts, resumed, secret)
+
+
+def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], seat: list[str],
+          players: int | None, as_json: bool, autoplay: bool, resume: bool, search_path: list[Path],
+          held: ExitStack) -> None:
+    """`play`, once its arguments are checked; a resumed save is claimed in `held`."""
+    from rich.text import Text
+
+    from ..python import render
+
+    from ..storage import saves, store
+    from .play import Session, play_simultaneous
+    from .play import save_persistent, summary, timed_summary
+
+    setup = _set_up(ruleset, seed, deal, option, seat, players, resume, search_path, held)
+    rules, game, seed, specs, seat_texts, resumed, secret = (setup.rules, setup.game, setup.seed, setup.specs,
+                                                              setup.seat_texts, setup.resumed, setup.secret)
+    kinds = setup.kinds
     bot_seed = seed if seed is not None else 0
-    seats = {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **specs[s].bot_params)
-                 if kinds.get(s, "human") != "human" else None)
-             for s in range(game.players)}
+    seats = setup.bots()
     console = terminal_console(stderr=as_json, highlight=False)
     interactive = sys.stdin.isatty() and any(b is None for b in seats.values())
     if not as_json:  # Text: the title and options are printed as they are, never read as markup
@@ -268,6 +308,78 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
     _show_seed(console, game, seed, secret and not as_json)
     if as_json:
         print(json.dumps(summary(game, seed, kinds), indent=2))
+
+
+@app.command()
+def serve(
+    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`).",
+                                  autocompletion=complete_ruleset),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen otherwise)."),
+    deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="A deal file: card codes, top of the deck first."),
+    option: List[str] = _ruleset_option(),
+    seat: List[str] = typer.Option([], "--seat", metavar="N=KIND", help="Seat kinds: --seat 2=mcts (human, random, greedy, "
+                                   "montecarlo, ismcts, mcts); a seat not given is human, with a link of its own."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players, where the ruleset allows a choice."),
+    resume: bool = typer.Option(False, "--resume", help="Go on with the last saved game of the ruleset."),
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (only this machine by default; "
+                             "0.0.0.0 lets other machines join)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port to listen on (0: any free one)."),
+    bot_delay: float = typer.Option(0.4, "--bot-delay", min=0.0, max=10.0, help="Seconds between the bots' moves, "
+                                    "so that each can be seen."),
+    search_path: List[Path] = _search_path_option(),
+) -> None:
+    """Serve a game to web browsers: one secret link per human seat, and one for spectators."""
+    if seed is not None and deal is not None:
+        raise typer.BadParameter("give --seed or --deal, not both")
+    if resume and (seed is not None or deal is not None or option or players is not None):
+        raise typer.BadParameter("--resume plays the saved game: give no --seed, --deal, --option or --players")
+    from importlib.util import find_spec
+
+    if find_spec("uvicorn") is None or find_spec("starlette") is None:
+        _fail(CardrulesError("cardrules serve needs the web extra: pip install 'cardrules[web]'"))
+    try:
+        with ExitStack() as held:
+            _serve(ruleset, seed, deal, option, seat, players, resume, host, port, bot_delay, search_path, held)
+    except CardrulesError as error:
+        _fail(error)
+
+
+def _serve(ruleset: str, seed: int | None, deal: Path | None, option: list[str], seat: list[str],
+           players: int | None, resume: bool, host: str, port: int, bot_delay: float,
+           search_path: list[Path], held: ExitStack) -> None:
+    """`serve`, once its arguments are checked: the game dealt, its links printed, served until Ctrl-C."""
+    from ..storage import saves, store
+    from ..web.server import serve_table
+    from ..web.table import WebTable
+    from ..workbench.describe import describe, render_text
+    from .play import save_persistent
+
+    setup = _set_up(ruleset, seed, deal, option, seat, players, resume, search_path, held,
+                    one_human_simultaneous=False)
+    game, rules = setup.game, setup.rules
+    file, data_key = saves.save_file(rules), store.data_key(rules)
+    seat_record = {key: text for key, text in setup.seat_texts.items() if setup.specs[int(key) - 1].is_bot}
+    resumed_path = setup.resumed.path if setup.resumed is not None else None
+
+    def saver() -> Path:
+        path = saves.write_save(saves.game_to_save(game, file, seat_record), data_key)
+        if resumed_path is not None:
+            saves.remove_save(resumed_path)  # saved anew: the old save has served
+        return path
+
+    def over(game: Game) -> None:
+        save_persistent(game)
+        if resumed_path is not None and resumed_path.exists():
+            saves.remove_save(resumed_path)
+
+    speeds = {s: spec.speed for s, spec in setup.specs.items() if spec.is_bot}
+    words = render_text(describe(ruleset, dict(rules.option_values), tuple(search_path)), 80)
+    table = WebTable(game, setup.bots(), saver if not rules.simultaneous else None, words, over, speeds,
+                     setup.seed if setup.seed is not None else 0)
+    def say(line: str) -> None:
+        typer.echo(printable(line))
+        sys.stdout.flush()
+    serve_table(table, host, port, bot_delay, say)
 
 
 def _hot_seat_notice(players: int, seats: dict[int, Any], given: set[int]) -> str | None:

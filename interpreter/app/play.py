@@ -43,7 +43,7 @@ from ..agents.bots import Bot, make_bot, safe_move, suggest_move
 from ..python.engine import Game, Move
 from ..base.errors import IllegalMoveError, printable, shown_title
 from ..agents.scheduler import Scheduler
-from ..agents.seats import is_number
+from ..agents.seats import is_number, moves_to_undo
 from .play_texts import ScriptError, help_text, why_not
 from .realtime import REALTIME_HELP, RealtimeSession, TerminalInput, TimedLines, play_simultaneous
 
@@ -230,21 +230,7 @@ class Session:
         """Undo back to the seat to play's last decision: the bots' moves after it are undone too,
         another human's never (in a hot-seat game the turn would pass to a hidden hand)."""
         game = self.game
-        me = game.current_player
-        trial = game.clone()
-        steps = 0
-        while True:
-            if not trial.state.marks:
-                raise IllegalMoveError("there is no move to undo" if steps == 0
-                                       else "there is no move of yours to undo")
-            trial.undo()
-            steps += 1
-            mover = trial.current_player
-            if self.seats.get(mover) is not None or len(trial.history) in self.auto:
-                continue  # a bot's move, or one autoplay made after the seat's: back further
-            if mover != me:
-                raise IllegalMoveError(f"the last move was seat {mover + 1}'s; you can take back only your own")
-            break
+        steps = moves_to_undo(game, lambda seat: self.seats.get(seat) is not None, self.auto)
         moves, entries = game.history[-steps:], self.log[max(len(self.log) - steps, 0):]
         for _ in range(steps):
             game.undo()

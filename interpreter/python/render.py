@@ -107,7 +107,7 @@ def display_order(game: Game, zone: str, player: int | None = None) -> Callable[
     return None if order is None else order.__getitem__
 
 
-def _drawn_cards(game: Game, zone: str, pile: int, player: int | None) -> list[int]:
+def drawn_cards(game: Game, zone: str, pile: int, player: int | None) -> list[int]:
     """The cards of `pile` in the order they are drawn to `player`: a pile `player` sees whole in
     the zone's display order (`display_order`), any other as it lies (sorting cards the seat
     cannot see would tell where the ones it does know lie among them)."""
@@ -120,7 +120,7 @@ def _drawn_cards(game: Game, zone: str, pile: int, player: int | None) -> list[i
 
 def _pile_line(game: Game, zone: str, pile: int, player: int | None) -> Text:
     rules = game.rules
-    cards = _drawn_cards(game, zone, pile, player)
+    cards = drawn_cards(game, zone, pile, player)
     show = rules.zones[zone].show
     text = Text(f"{rules.pile_names[pile]} ", style="dim")
     if not cards:
@@ -170,7 +170,7 @@ class CardRow:
 
 def _row_line(game: Game, zone: str, pile: int, player: int | None) -> CardRow | Text:
     """A pile shown as a `row`: every card, wrapped between cards."""
-    cards = _drawn_cards(game, zone, pile, player)
+    cards = drawn_cards(game, zone, pile, player)
     if not cards:
         return _pile_line(game, zone, pile, player)
     return CardRow(Text(f"{game.rules.pile_names[pile]} ", style="dim"),
@@ -179,11 +179,11 @@ def _row_line(game: Game, zone: str, pile: int, player: int | None) -> CardRow |
 
 def _column_table(game: Game, zone: str, player: int | None, piles: tuple[int, ...] | None = None) -> Table:
     rules = game.rules
-    piles = _shown_piles(game, zone) if piles is None else piles
+    piles = shown_piles(game, zone) if piles is None else piles
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1))
     for pile in piles:
         table.add_column(Text(rules.pile_names[pile], style="dim"), justify="left", min_width=3)
-    drawn = {pile: _drawn_cards(game, zone, pile, player) for pile in piles}
+    drawn = {pile: drawn_cards(game, zone, pile, player) for pile in piles}
     height = max((len(cards) for cards in drawn.values()), default=0)
     for row in range(max(height, 1)):
         cells = []
@@ -197,7 +197,7 @@ def _column_table(game: Game, zone: str, player: int | None, piles: tuple[int, .
     return table
 
 
-def _shown_piles(game: Game, zone: str, seat: int | None = None) -> tuple[int, ...]:
+def shown_piles(game: Game, zone: str, seat: int | None = None) -> tuple[int, ...]:
     """The piles of a zone to draw: all in use, or (`seat`) only that seat's of a per-player zone."""
     spec = game.rules.zones[zone]
     if seat is not None and spec.seat_piles is not None:
@@ -207,12 +207,12 @@ def _shown_piles(game: Game, zone: str, seat: int | None = None) -> tuple[int, .
     return tuple(p for p in piles if game.state.piles[p]) if spec.hide_empty else piles
 
 
-def _covering_lines(game: Game, zone: str, piles: tuple[int, ...], player: int | None) -> list[Text]:
-    """A zone whose piles cover one another, a line per level, centred: the piles most deeply
-    covered first (a pyramid's apex), those nothing covers last; covered piles dimmed."""
+def cover_levels(game: Game, piles: tuple[int, ...]) -> dict[int, int]:
+    """Each pile's level in a zone whose piles cover one another (`covered_by`): 0 for a pile nothing
+    lies on, else one more than the highest of the piles lying on it (a pyramid's apex is highest)."""
     cover = game.rules.cover
     level = {p: 0 for p in piles}
-    for _ in piles:  # a pile's level: one more than the highest of the piles lying on it
+    for _ in piles:
         changed = False
         for p in piles:
             above = max((level[q] + 1 for q in cover[p] if q in level), default=0)
@@ -220,6 +220,14 @@ def _covering_lines(game: Game, zone: str, piles: tuple[int, ...], player: int |
                 level[p], changed = above, True
         if not changed:
             break
+    return level
+
+
+def _covering_lines(game: Game, zone: str, piles: tuple[int, ...], player: int | None) -> list[Text]:
+    """A zone whose piles cover one another, a line per level, centred: the piles most deeply
+    covered first (a pyramid's apex), those nothing covers last; covered piles dimmed."""
+    cover = game.rules.cover
+    level = cover_levels(game, piles)
     lines = []
     for depth in range(max(level.values(), default=0), -1, -1):
         line = Text()
@@ -273,7 +281,7 @@ def _seat_line(game: Game, zones: list[str], player: int | None, seat: int) -> T
     """A seat's own piles on one line, as `player` sees them: each pile's top card and its size."""
     text = Text(f"seat {seat + 1} ", style="bold", no_wrap=True, overflow="ellipsis")
     for zone in zones:
-        for pile in _shown_piles(game, zone, seat):
+        for pile in shown_piles(game, zone, seat):
             cards = game.state.piles[pile]
             text.append(f" {game.rules.pile_names[pile].split('@')[0]} ", style="dim")
             if not cards:
@@ -299,7 +307,7 @@ def _layout_rows(game: Game, layout: list[list[str]], player: int | None, seat: 
                 line.clear()
         for zone in row:
             spec = rules.zones[zone]
-            piles = _shown_piles(game, zone, seat)
+            piles = shown_piles(game, zone, seat)
             if spec.show == "column":
                 flush()
                 parts.append(_column_table(game, zone, player, piles))
