@@ -144,6 +144,7 @@ class _Seats:
         self.actions = actions
         self.listed = actions == "listed"
         self.action_count = MAX_LISTED_ACTIONS if self.listed else rules.num_actions
+        self.observation_size = rules.observation.size
         # The number of seats, checked by the engine as every game checks it (a SetupError if the
         # ruleset does not allow it), here rather than at the first reset.
         self.players = rules.new_game(seed=0, players=players).players
@@ -196,8 +197,13 @@ class _Seats:
         return False, self.steps >= self.max_steps
 
     def observation(self, seat: int) -> np.ndarray:
-        assert self.game is not None
-        return np.array(self.game.observation_tensor(seat), dtype=np.float32)
+        """`Game.observation_tensor` as a float32 array, filled from its entries that are not 0."""
+        game = self.game
+        assert game is not None
+        indexes, values = game.observation_entries(seat)
+        out = np.zeros(self.observation_size, dtype=np.float32)
+        out[indexes] = values
+        return out
 
     def mask(self, seat: int) -> np.ndarray:
         game = self.game

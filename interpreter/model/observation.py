@@ -79,35 +79,58 @@ class ObservationLayout:
 
     def encode(self, game: Any, seat: int) -> list[float]:
         """The observation vector of `seat` (0-based) in `game`."""
-        rules, state = game.rules, game.state
         out = [0.0] * self.size
+        indexes, values = self.entries(game, seat)
+        for index, value in zip(indexes, values):
+            out[index] = value
+        return out
+
+    def entries(self, game: Any, seat: int) -> tuple[list[int], list[float]]:
+        """The entries of `seat`'s observation vector that are not 0: their indexes and values
+        (for filling an array in one step: the vector is mostly zeros)."""
+        rules, state = game.rules, game.state
+        indexes: list[int] = []
+        values: list[float] = []
         n = float(self.cards)
         sees, up = rules.sees, state.up
         cards_at, face_at = self.offsets["cards"], self.offsets["face_up"]
         hidden_at, sizes_at = self.offsets["hidden"], self.offsets["sizes"]
         for pile, cards in enumerate(state.piles):
+            if not cards:
+                continue
             hidden = 0
             row = pile * self.cards
             for index, card in enumerate(cards):
                 if sees(state, card, pile, seat):
-                    out[cards_at + row + card] = (index + 1) / n
+                    indexes.append(cards_at + row + card)
+                    values.append((index + 1) / n)
                     if up[card]:
-                        out[face_at + row + card] = 1.0
+                        indexes.append(face_at + row + card)
+                        values.append(1.0)
                 else:
                     hidden += 1
-            out[hidden_at + pile] = hidden / n
-            out[sizes_at + pile] = len(cards) / n
+            if hidden:
+                indexes.append(hidden_at + pile)
+                values.append(hidden / n)
+            indexes.append(sizes_at + pile)
+            values.append(len(cards) / n)
         start = self.offsets["variables"]
         for slot, value in enumerate(state.vars):
             if value is None:
-                out[start + 2 * slot + 1] = 1.0
+                indexes.append(start + 2 * slot + 1)
+                values.append(1.0)
             else:
-                out[start + 2 * slot] = self._number(value)
-        out[self.offsets["seat"] + seat] = 1.0
-        out[self.offsets["to_act"] + state.current] = 1.0
-        out[self.offsets["phase"] + state.phase] = 1.0
-        out[self.offsets["over"]] = float(state.over)
-        return out
+                number = self._number(value)
+                if number:
+                    indexes.append(start + 2 * slot)
+                    values.append(number)
+        indexes += (self.offsets["seat"] + seat, self.offsets["to_act"] + state.current,
+                    self.offsets["phase"] + state.phase)
+        values += (1.0, 1.0, 1.0)
+        if state.over:
+            indexes.append(self.offsets["over"])
+            values.append(1.0)
+        return indexes, values
 
     def _number(self, value: Any) -> float:
         if isinstance(value, (bool, int)):

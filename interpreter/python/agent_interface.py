@@ -79,6 +79,11 @@ class AgentInterface(GameCore):
         and `bounds()`). A card the seat cannot see is counted, never named."""
         return self.rules.observation.encode(self, self._observer(seat))
 
+    def observation_entries(self, seat: int | None = None) -> tuple[list[int], list[float]]:
+        """The entries of `observation_tensor(seat)` that are not 0, as (indexes, values): the
+        same vector, for filling an array of zeros in one step."""
+        return self.rules.observation.entries(self, self._observer(seat))
+
     def observation_string(self, seat: int | None = None) -> str:
         """What `seat` (default: the seat to act) sees now, as text (`view` without the record)."""
         return observation_string(self, self._observer(seat))
