@@ -26,6 +26,7 @@ def _fresh_listing(game: Any) -> list[Move]:
     out: list[Move] = []
     game.rules.meter.reset()
     game.rules.enumerate_all(game.state, out, Move, Lineage(game.rules))
+    game._offer_pass(out)  # `turns: {no_move: pass}`: the engine's pass, when nothing else is legal
     for move in out:
         if game.rules.simultaneous:
             move.actor = game.state.current

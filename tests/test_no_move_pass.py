@@ -117,5 +117,5 @@ def test_explain_and_the_rules_in_words_say_when_a_seat_passes() -> None:
     why = game.explain("pass")
     assert not why.legal and "may pass only when it has no other move (and another seat has one)" in str(why)
     paras = [block.text for block in describe(SHED).blocks if block.kind == "para"]
-    assert ("A seat with no legal move passes (its only move, `pass`): the turn goes to the next seat. When no seat "
-            "can move, the game ends (below).") in paras
+    assert ('A seat with no legal move passes (its only move, "pass"): the turn goes to the next seat. When no seat '
+            'can move, the game ends (below).') in paras

@@ -318,3 +318,19 @@ def test_the_shell_asks_the_command_for_completions() -> None:
     command = Path(sys.executable).parent / "cardrules"  # the installed command: the shell calls it by name
     done = subprocess.run([str(command)], env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.stdout.split() == ["ten-bucks-wild-two", "ten-bucks-wild-wagers"]
+
+
+def test_an_example_move_too_long_for_the_help_line_goes_on_a_line_of_its_own() -> None:
+    class LongMove:
+        def text(self, long: bool = False) -> str:
+            return "eight:hand@1:8D>discard clubs" if long else "eight:h@1:8D>d clubs"
+
+    class Game:
+        def legal_moves(self) -> list[LongMove]:
+            return [LongMove()]
+
+    for template, own_line in ((HELP, False), (REALTIME_HELP, True)):  # the realtime line is longer
+        lines = help_text(template, Game()).plain.splitlines()  # type: ignore[arg-type]
+        assert max(map(len, lines)) <= 80
+        assert (" " * 18 + "eight:h@1:8D>d clubs" in lines) == own_line
+        assert any(line.endswith("e.g. eight:h@1:8D>d clubs") for line in lines) != own_line

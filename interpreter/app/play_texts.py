@@ -11,6 +11,7 @@ from ..base.errors import CardrulesError
 from ..python.engine import Game
 
 LINE_WIDTH = 80  # what the texts of play (help, notices) are written to fit, as a terminal's width
+EXAMPLE_INDENT = 18  # where the help's explanations start (after `  <move text>     `)
 
 
 def why_not(game: Game, word: str, seat: int, error: CardrulesError, width: int = LINE_WIDTH) -> str:
@@ -41,6 +42,8 @@ def help_text(template: str, game: Game) -> Text:
         example = f"{move.text()} or {move.text(long=True)}"
     else:  # the short form alone where both would not fit on the line
         example = move.text()
+        if _widest(template.format(example=example)) > LINE_WIDTH:  # on a line of its own, under the texts
+            example = "\n" + " " * EXAMPLE_INDENT + example
     return Text(template.format(example=example))
 
 

@@ -5,6 +5,7 @@ of the game as a seat could imagine it (`determinize`), on which bots decide."""
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING
 
 from ..base.errors import ArgumentError, IllegalMoveError, printable
@@ -107,11 +108,18 @@ class AgentInterface(GameCore):
             raise IllegalMoveError(f"parse_move takes a move's text (such as 'draw' or 't3>f1'), "
                                    f"not {shown_value(text)}")
         wanted = " ".join(text.strip().lower().split())
-        for move in self.legal_moves(seat):
+        legal = self.legal_moves(seat)
+        for move in legal:
             texts = (move.text().lower(), move.text(long=True).lower())
             if wanted in texts or (move.actor >= 0 and self.rules.moves[move.template].named_text
                                    and wanted == texts[0].replace(f"@{move.actor + 1}", "", 1)):
                 return move
+        if "," in wanted:  # several cards picked (`h@1:KC,3C,5C>p@1`): named in any order
+            unordered = _picks_unordered(wanted)
+            for move in legal:
+                if move.pick is not None and unordered in (_picks_unordered(move.text().lower()),
+                                                           _picks_unordered(move.text(long=True).lower())):
+                    return move
         raise IllegalMoveError(f"'{printable(text.strip())}' is not a legal move now")
 
     # -- a copy as a seat could imagine it ------------------------------------------------
@@ -169,3 +177,12 @@ class AgentInterface(GameCore):
                 other.history[index] = self.history[index].concealed()
         other._legal, other._seat_legal = None, {}
         return other
+
+
+_PICKS = re.compile(r":([^:>+\s]+(?:,[^:>+\s]+)+)")
+
+
+def _picks_unordered(text: str) -> str:
+    """A move text with the cards of each several-card pick in one order (sorted), so that texts
+    naming the same cards in another order compare equal."""
+    return _PICKS.sub(lambda found: ":" + ",".join(sorted(found.group(1).split(","))), text)

@@ -224,7 +224,11 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
                 return
         finally:
             S.current, S.phase = current, phase
-        out.append(Move(self.lineage, k, -1, 0, -1))
+        known = self.lineage.known  # the same Move each time, as listings offer theirs
+        move = known.get(("pass", k))
+        if move is None:
+            move = known[("pass", k)] = Move(self.lineage, k, -1, 0, -1)
+        out.append(move)
 
     def apply(self, move: Move, settle: bool = True) -> None:
         """Apply a legal move; raises `IllegalMoveError` for any other. In a simultaneous game the

@@ -115,7 +115,9 @@ class EffectsDescriber(DescriberBase):
             out.item(f"The next turn goes to {self.words(here, body, speaker)}.", level)
         elif verb == "end":
             reason = f": {body['reason']}" if body.get("reason") else ""
-            out.item(f"The game ends, {_RESULT_WORDS.get(body['result'], body['result'])}{reason}.", level)
+            result = body["result"]
+            words = "over" if result == "over" and self.rules.max_players > 1 else _RESULT_WORDS.get(result, result)
+            out.item(f"The game ends, {words}{reason}.", level)
         elif verb == "take_deck":
             out.item(f"Put the whole deck, shuffled, face down on {self.words(here, body, speaker)}.", level)
         elif verb == "move_chosen":

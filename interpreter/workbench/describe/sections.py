@@ -205,7 +205,7 @@ class RulesDescriber(MovesDescriber):
         if turns.get("phases"):
             self.out.para("After a move the turn goes to its next phase; after the last phase, to the next seat.")
         if turns.get("no_move") == "pass":
-            self.out.para("A seat with no legal move passes (its only move, `pass`): the turn goes to the next seat. "
+            self.out.para("A seat with no legal move passes (its only move, \"pass\"): the turn goes to the next seat. "
                           "When no seat can move, the game ends (below).")
 
     # -- triggers, end, score -----------------------------------------------------------------
@@ -259,7 +259,7 @@ class RulesDescriber(MovesDescriber):
         for i, rule in enumerate(end.get("when") or ()):
             path: PathKey = ("end", "when", i)
             condition = self.condition(path + ("if",), rule["if"], speaker)
-            self.out.item(f"{_outcome(rule['result'], rule.get('reason'))} when {condition}.")
+            self.out.item(f"{_outcome(rule['result'], rule.get('reason'), self.rules.max_players)} when {condition}.")
             if rule.get("winners") is not None:
                 teams = ", with their teams" if self.book.teams else ""
                 self.out.item(f"The winners are {self.words(path + ('winners',), rule['winners'], speaker)}{teams}.",
@@ -271,16 +271,16 @@ class RulesDescriber(MovesDescriber):
             only = ""
             if spec.get("when") is not None:
                 only = f", counting only positions where {self.condition(('end', 'cycle', 'when'), spec['when'], speaker)}"
-            self.out.item(f"{_outcome(cycle.result, cycle.reason)} when {_join(list(spec['moves']))} alone bring the "
+            self.out.item(f"{_outcome(cycle.result, cycle.reason, self.rules.max_players)} when {_join(list(spec['moves']))} alone bring the "
                           "cards back to a position they held since any other move was made, and no position on the "
                           f"way offered any other move{only}.")
         repeat = end.get("repeat")
         if repeat:
-            self.out.item(f"{_outcome(repeat['result'], repeat.get('reason'))} when the same position (cards, faces, "
+            self.out.item(f"{_outcome(repeat['result'], repeat.get('reason'), self.rules.max_players)} when the same position (cards, faces, "
                           f"variables, seat to act) occurs {repeat['count']} times.")
         result, reason = self.rules.no_moves_result
         default = "" if end.get("no_moves") else " (the default)"
-        self.out.item(f"{_outcome(result, reason)} when no move is possible{default}.")
+        self.out.item(f"{_outcome(result, reason, self.rules.max_players)} when no move is possible{default}.")
         default = "" if end.get("max_moves") else " (the default)"
         self.out.item(f"{_outcome('limit', None)} after {self.rules.max_moves:,} moves{default}.")
         if self.data.get("on_end"):
@@ -309,9 +309,10 @@ class RulesDescriber(MovesDescriber):
                           f"{self.words(('heuristic',), data['heuristic'], speaker)}.")
 
 
-def _outcome(result: str, reason: str | None) -> str:
-    """`Won ("all 52 cards are on the foundations")`."""
-    words = _RESULT_TITLE.get(result, result)
+def _outcome(result: str, reason: str | None, seats: int = 1) -> str:
+    """`Won ("all 52 cards are on the foundations")`. A game of several seats that is over has its
+    winners (named by the ending, or by the best scores), so it is only "Over" there."""
+    words = "Over" if result == "over" and seats > 1 else _RESULT_TITLE.get(result, result)
     return f'{words} ("{reason}")' if reason else words
 
 
