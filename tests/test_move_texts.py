@@ -175,3 +175,18 @@ def test_a_move_named_by_its_template_alone_still_names_its_run_and_its_selectio
     _check_position(game, None)
     game.apply(game.parse_move("PAY+R1+R3"))
     assert [len(pile) for pile in game.state.piles] == [45, 3, 0, 1, 0, 3]  # r1 and r3 gone with the stock card
+
+
+def test_the_cards_of_a_several_card_pick_may_be_named_in_any_order() -> None:
+    from cardrules import load_ruleset
+
+    game = load_ruleset("hearts").new_game(seed=1)
+    move = game.legal_moves()[0]  # three cards passed: h@1:JS,3C,TH>p@1
+    head, rest = str(move).split(":")
+    cards, destination = rest.split(">")
+    for order in ([2, 1, 0], [1, 0, 2]):
+        named = cards.split(",")
+        text = f"{head}:{','.join(named[i] for i in order)}>{destination}"
+        assert text != str(move) and game.parse_move(text) == move
+    other = [str(m) for m in game.legal_moves() if m != move][0]
+    assert game.parse_move(other) != move
