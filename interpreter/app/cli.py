@@ -379,6 +379,10 @@ def _serve(ruleset: str, seed: int | None, deal: Path | None, option: list[str],
     def say(line: str) -> None:
         typer.echo(printable(line))
         sys.stdout.flush()
+    if not rules.simultaneous:  # an mcts seat's first decision would compile without a word
+        from ..workbench.engines import say_if_mcts_compiles
+
+        say_if_mcts_compiles(rules, setup.kinds.values(), say)
     serve_table(table, host, port, bot_delay, say)
 
 

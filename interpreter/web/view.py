@@ -82,7 +82,7 @@ def _rows(game: Game, seat: int | None) -> list[dict[str, Any]]:
         return [{"zones": [_zone(game, zone, seat) for zone in row]} for row in rules.layout]
     shared = [[z for z in row if rules.zones[z].seat_piles is None] for row in rules.layout]
     own = [[z for z in row if rules.zones[z].seat_piles is not None] for row in rules.layout]
-    rows = [{"zones": [_zone(game, zone, seat) for zone in row]} for row in shared if row]
+    rows: list[dict[str, Any]] = [{"zones": [_zone(game, zone, seat) for zone in row]} for row in shared if row]
     seats = list(range(game.players))
     if seat is not None:
         seats.remove(seat)
