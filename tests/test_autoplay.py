@@ -24,7 +24,7 @@ def test_autoplay_plays_the_aces_before_the_first_move() -> None:
     game = load_ruleset("klondike").new_game(seed=2)
     s, out = session(game, "quit\n")
     assert [m.text() for m in game.history] == ["t2>f1", "t7>f2"]
-    assert s.auto == {0, 1} and "1. t2>f1  A♥ (auto)" in out
+    assert s.undos.auto == {0, 1} and "1. t2>f1  A♥ (auto)" in out
 
 
 def test_without_autoplay_nothing_is_played_for_the_player() -> None:
@@ -37,17 +37,17 @@ def test_undo_takes_back_the_move_and_what_autoplay_made_after_it() -> None:
     game = load_ruleset("klondike").new_game(seed=2)
     s, _ = session(game, "draw\nundo\n")  # the draw turns A♠ up, which autoplay plays
     assert [m.text() for m in game.history] == ["t2>f1", "t7>f2"]
-    assert s.auto == {0, 1}
+    assert s.undos.auto == {0, 1}
 
 
 def test_redo_plays_them_again_and_a_second_undo_takes_them_together() -> None:
     game = load_ruleset("klondike").new_game(seed=2)
     s, _ = session(game, "draw\nundo\nredo\n")
     assert [m.text() for m in game.history] == ["t2>f1", "t7>f2", "draw", "w>f3"]
-    assert s.auto == {0, 1, 3}
+    assert s.undos.auto == {0, 1, 3}
     game2 = load_ruleset("klondike").new_game(seed=2)
     s2, _ = session(game2, "draw\nundo\nredo\nundo\n")
-    assert len(game2.history) == 2 and s2.auto == {0, 1}
+    assert len(game2.history) == 2 and s2.undos.auto == {0, 1}
 
 
 def test_autoplay_plays_only_moves_the_ruleset_calls_safe() -> None:

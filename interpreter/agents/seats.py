@@ -13,7 +13,7 @@ from .bots import BOT_KINDS, BotParameterError, bot_params
 from .scheduler import DEFAULT_SPEED
 
 if TYPE_CHECKING:
-    from ..python.engine import Game
+    from ..python.engine import Game, Move
 
 
 def is_number(word: str) -> bool:
@@ -144,3 +144,46 @@ def moves_to_undo(game: Game, is_bot: Callable[[int], bool], auto: set[int]) -> 
         if mover != me:
             raise IllegalMoveError(f"the last move was seat {mover + 1}'s; you can take back only your own")
         return steps
+
+
+@dataclass
+class UndoHistory:
+    """Undo and redo for a game played by humans and bots (the terminal's `Session`, the browser's
+    `WebTable`): what each undo took back, so that `redo` plays it again while no move has been made
+    since, and which moves autoplay made (`auto`: their history indexes), which an undo takes back
+    with the seat's own. `records` is the caller's list kept beside the history, one entry a move
+    (the log's lines, the seats that moved): it loses and regains its entries with the moves."""
+
+    # Each undo's start (the moves made after it), its moves, their records, and which of them
+    # autoplay made (counted from the start); the last last.
+    undone: list[tuple[int, list[Move], list[Any], set[int]]] = field(default_factory=list)
+    auto: set[int] = field(default_factory=set)
+
+    def undo(self, game: Game, is_bot: Callable[[int], bool], records: list[Any]) -> None:
+        """Take back the moves `moves_to_undo` counts (raises `IllegalMoveError` if there are none)."""
+        steps = moves_to_undo(game, is_bot, self.auto)
+        start = len(game.history) - steps
+        moves, entries = game.history[start:], records[max(len(records) - steps, 0):]
+        for _ in range(steps):
+            game.undo()
+        del records[max(len(records) - steps, 0):]
+        if self.undone and self.undone[-1][0] != start + steps:
+            self.undone.clear()  # moves were made since the last undo: what it took back is gone
+        autos = {i - start for i in self.auto if i >= start}
+        self.auto -= {i + start for i in autos}
+        self.undone.append((start, moves, entries, autos))
+
+    def can_redo(self, game: Game) -> bool:
+        """Did the last undo leave the game where it is (no move made since)?"""
+        return bool(self.undone) and self.undone[-1][0] == len(game.history)
+
+    def redo(self, game: Game, records: list[Any]) -> None:
+        """Play again the moves the last undo took back, if no move was made since."""
+        if not self.can_redo(game):
+            self.undone.clear()
+            raise IllegalMoveError("there is nothing to redo")
+        start, moves, entries, autos = self.undone.pop()
+        for move in moves:
+            game.apply(move)
+        records.extend(entries)
+        self.auto |= {i + start for i in autos}

@@ -43,7 +43,7 @@ from ..agents.bots import Bot, make_bot, safe_move, suggest_move
 from ..python.engine import Game, Move
 from ..base.errors import IllegalMoveError, printable, shown_title
 from ..agents.scheduler import Scheduler
-from ..agents.seats import is_number, moves_to_undo
+from ..agents.seats import UndoHistory, is_number
 from .play_texts import ScriptError, help_text, why_not
 from .realtime import REALTIME_HELP, RealtimeSession, TerminalInput, TimedLines, play_simultaneous
 
@@ -76,14 +76,11 @@ class Session:
     viewer: int | None = None               # the human seat whose view was shown last
     log: list[Any] = field(default_factory=list)       # the record of the moves, as everyone may see it
     seen: dict[int, int] = field(default_factory=dict)  # human seat -> moves of the log it has seen
-    # What each undo took back (its moves, their log entries and which of them autoplay made), the
-    # last last, with the number of moves made when it was taken back: `redo` plays it again while no move has been made since.
-    undone: list[tuple[int, list[Move], list[Any], set[int]]] = field(default_factory=list)
+    undos: UndoHistory = field(default_factory=UndoHistory)  # what undo took back, the moves autoplay made
     # Writes the game to a new save file and returns its path (None: this game cannot be saved).
     saver: Callable[[], Path] | None = None
     saved_to: Path | None = None            # where the game was saved when the session stopped
     autoplay: bool = False                  # play for the humans the moves their ruleset calls safe (`safe:`)
-    auto: set[int] = field(default_factory=set)  # the history indexes of the moves autoplay made
     play_lone: bool = True                  # at a terminal, play a human's one legal move after a notice
     lone_run: int = 0                       # lone moves played in a row for the humans (`MAX_LONE_RUN`)
     fresh_screen: bool = False              # the screen was just cleared (a hand-over): no need to again
@@ -229,30 +226,11 @@ class Session:
     def _undo(self) -> None:
         """Undo back to the seat to play's last decision: the bots' moves after it are undone too,
         another human's never (in a hot-seat game the turn would pass to a hidden hand)."""
-        game = self.game
-        steps = moves_to_undo(game, lambda seat: self.seats.get(seat) is not None, self.auto)
-        moves, entries = game.history[-steps:], self.log[max(len(self.log) - steps, 0):]
-        for _ in range(steps):
-            game.undo()
-        del self.log[max(len(self.log) - steps, 0):]
-        if self.undone and self.undone[-1][0] != len(game.history) + steps:
-            self.undone.clear()  # moves were made since the last undo: what it took back is gone
-        start = len(game.history)
-        autos = {i - start for i in self.auto if i >= start}  # which of the moves autoplay made
-        self.auto -= {i + start for i in autos}
-        self.undone.append((start, moves, entries, autos))
+        self.undos.undo(self.game, lambda seat: self.seats.get(seat) is not None, self.log)
 
     def _redo(self) -> None:
         """Play again the moves the last `undo` took back, if no move was made since."""
-        game = self.game
-        if not self.undone or self.undone[-1][0] != len(game.history):
-            self.undone.clear()
-            raise IllegalMoveError("there is nothing to redo")
-        start, moves, entries, autos = self.undone.pop()
-        for move in moves:
-            game.apply(move)
-        self.log.extend(entries)
-        self.auto |= {i + start for i in autos}
+        self.undos.redo(self.game, self.log)
 
     def _read(self, prompt: str) -> str | None:
         if self.interactive:
@@ -346,7 +324,7 @@ class Session:
                 entry.append(f"seat {player + 1}{' (forced)' if forced else ''}: ", style="dim")
             entry.append_text(render.describe_played(game, move, card, record_view))
             if auto is not None:
-                self.auto.add(len(game.history) - 1)
+                self.undos.auto.add(len(game.history) - 1)
                 entry.append(" (your only move)" if lone is not None else " (auto)", style="dim")
             self.log.append(entry)
             if not self.quiet and (bot is None and (not self.interactive or auto is not None)

@@ -34,11 +34,11 @@ def card_text(game: Game, card: int | None) -> Text:
     deck = game.rules.deck
     if card is None:
         return Text(deck.back, style="blue")
-    return Text(deck.faces[card], style=_card_style(deck.styles[card]))
+    return Text(deck.faces[card], style=card_style(deck.styles[card]))
 
 
 @lru_cache(maxsize=256)
-def _card_style(name: str) -> Style:
+def card_style(name: str) -> Style:
     """A deck's style for a card face, without links; one rich cannot read is left out."""
     try:
         return Style.parse(name).clear_meta_and_links() if name else Style()

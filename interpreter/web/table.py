@@ -21,10 +21,10 @@ from typing import Any, Callable
 
 from ..agents.bots import Bot, safe_move, suggest_move
 from ..agents.scheduler import Scheduler
-from ..agents.seats import is_number, moves_to_undo
+from ..agents.seats import UndoHistory, is_number
 from ..base.errors import CardrulesError, IllegalMoveError, printable
 from ..python import render
-from ..python.engine import Game, Move
+from ..python.engine import Game
 from .view import move_data, table_view
 
 MAX_TEXT = 200        # the longest move text a browser may send
@@ -55,10 +55,8 @@ class WebTable:
     clock: Callable[[], float] = time.monotonic
     version: int = 0                                 # counts the changes, for pages to know theirs is current
     movers: list[int] = field(default_factory=list)  # the seat of each move made
-    # What each undo took back: where, its moves, their movers, which of them autoplay made (from 0).
-    undone: list[tuple[int, list[Move], list[int], set[int]]] = field(default_factory=list)
+    undos: UndoHistory = field(default_factory=UndoHistory)  # what undo took back, the moves autoplay made
     autoplay: set[int] = field(default_factory=set)  # human seats whose safe moves are played for them
-    auto: set[int] = field(default_factory=set)      # the history indexes of the moves autoplay made
 
     def __post_init__(self) -> None:
         self.links = [Seat(s, secrets.token_urlsafe(18)) for s in range(self.game.players) if self.seats.get(s) is None]
@@ -92,10 +90,6 @@ class WebTable:
                 found = link
         return found
 
-    @property
-    def humans(self) -> list[int]:
-        return [s for s in range(self.game.players) if self.seats.get(s) is None]
-
     # -- what a seat sees ----------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -110,7 +104,7 @@ class WebTable:
         view["seats"] = [{"seat": s + 1, "kind": "human" if b is None else getattr(b, "name", "bot")}
                          for s, b in sorted(self.seats.items())]
         view["can_undo"] = seat is not None and self.scheduler is None and bool(game.history)
-        view["can_redo"] = seat is not None and bool(self.undone) and self.undone[-1][0] == len(game.history)
+        view["can_redo"] = seat is not None and self.undos.can_redo(game)
         view["can_save"] = self.saver is not None and self.scheduler is None and not game.is_over
         view["autoplay"] = None if seat is None or self.scheduler is not None or not any(m.safe is not None for m in game.rules.moves) \
             else seat in self.autoplay
@@ -174,13 +168,12 @@ class WebTable:
             except IllegalMoveError:
                 return self._refused(seat, text, message)
         if self.scheduler is not None:
-            self._land_due()
+            self.tick()  # what is due by now lands first
             record = self.scheduler.human_move(seat, move, self._now())
             if not record.landed:
                 return {"type": "refused", "text": text, "why": "too late: another seat's move made it impossible"}
         else:
             game.apply(move)
-            self.undone.clear()
         self.movers.append(seat)
         self._changed()
         return None
@@ -205,36 +198,20 @@ class WebTable:
         return {"type": "hint", "text": render.hint_text(game, move).plain, "move": move_data(game, move, seat)}
 
     def _undo(self, seat: int) -> None:
-        game = self.game
         if self.scheduler is not None:
             raise WebError("there is no undo when everyone plays at once")
-        if game.current_player != seat:
+        if self.game.current_player != seat:
             raise WebError("undo on your own turn")
         try:
-            steps = moves_to_undo(game, lambda s: self.seats.get(s) is not None, self.auto)
+            self.undos.undo(self.game, lambda s: self.seats.get(s) is not None, self.movers)
         except IllegalMoveError as exc:
             raise WebError(str(exc)) from None
-        start = len(game.history) - steps
-        taken, movers = game.history[start:], self.movers[start:]
-        for _ in range(steps):
-            game.undo()
-        del self.movers[start:]
-        autos = {i - start for i in self.auto if i >= start}
-        self.auto -= {i + start for i in autos}
-        if self.undone and self.undone[-1][0] != len(game.history) + steps:
-            self.undone.clear()
-        self.undone.append((start, taken, movers, autos))
         self._changed()
 
     def _redo(self, seat: int) -> None:
-        game = self.game
-        if not self.undone or self.undone[-1][0] != len(game.history) or game.current_player != seat:
+        if self.game.current_player != seat or not self.undos.can_redo(self.game):
             raise WebError("there is nothing to redo")
-        start, taken, movers, autos = self.undone.pop()
-        for move in taken:
-            game.apply(move)
-        self.movers.extend(movers)
-        self.auto |= {i + start for i in autos}
+        self.undos.redo(self.game, self.movers)
         self._changed()
 
     def _save(self) -> dict[str, Any]:
@@ -260,9 +237,8 @@ class WebTable:
             move = safe_move(game) if player in self.autoplay else None
             if move is None:
                 return False
-            self.auto.add(len(game.history))
+            self.undos.auto.add(len(game.history))
             game.apply(move)
-            self.undone.clear()
         else:
             game.apply(bot.choose(game))
         self.movers.append(player)
@@ -276,8 +252,8 @@ class WebTable:
         due = self.scheduler.next_time()
         return None if due is None or self._start is None else max(0.0, due - self._now())
 
-    def _land_due(self) -> bool:
-        """Land the bots' actions due by now; True if any did."""
+    def tick(self) -> bool:
+        """Where every seat plays at once: land the bots' actions due by now; True if any did."""
         scheduler = self.scheduler
         if scheduler is None or self._start is None:
             return False
@@ -295,10 +271,6 @@ class WebTable:
         if landed:
             self._changed()
         return landed
-
-    def tick(self) -> bool:
-        """Where every seat plays at once: land what is due; True if the table changed."""
-        return self._land_due()
 
     def _changed(self) -> None:
         self.version += 1

@@ -12,9 +12,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rich.errors import StyleSyntaxError
-from rich.style import Style
-
 from ..python import render
 from ..python.engine import Game, Move
 from ..python.moves import BLIND
@@ -28,11 +25,9 @@ ON_WHITE = {"black": "#111111", "red": "#c8102e", "green": "#1b7f2a", "yellow": 
 
 @lru_cache(maxsize=256)
 def card_style(name: str) -> dict[str, str]:
-    """A deck's rich style for a face as CSS properties: its colour, bold, italic."""
-    try:
-        style = Style.parse(name) if name else Style()
-    except StyleSyntaxError:
-        return {}
+    """A deck's style for a face (as the terminal reads it: `render.card_style`) as CSS properties:
+    its colour, bold, italic."""
+    style = render.card_style(name)
     css: dict[str, str] = {}
     color = style.color
     if color is not None and not color.is_default:
