@@ -16,7 +16,7 @@ from cardrules.storage import saves
 from cardrules.storage import store
 from cardrules.agents.bots import make_bot, seat_seed
 from cardrules.app.cli import app
-from cardrules.app.play import save_persistent
+from cardrules.storage.store import save_game
 from cardrules.base.resources import rulesets_dir
 from cardrules.model.ruleset import is_bundled
 
@@ -107,7 +107,7 @@ def test_the_strangers_own_balance_carries_over_apart(stranger: str) -> None:
         game = load_ruleset(stranger).new_game(seed=1, persisted=store.load(load_ruleset(stranger)))
         game.apply(game.parse_move("draw"))
         game.apply(game.parse_move("draw"))
-        save_persistent(game)  # the library's path: keyed by the game's ruleset
+        save_game(game)  # the library's path: keyed by the game's ruleset
     assert store.load(load_ruleset(stranger)) == {"balance": 2 * STOLEN}
     assert store.load(load_ruleset(VEGAS)) == {"balance": -37}
 

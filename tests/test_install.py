@@ -45,7 +45,8 @@ def test_wheel_installs_into_a_fresh_venv_and_validates_every_bundled_ruleset(tm
     import zipfile
 
     with zipfile.ZipFile(wheel) as built:  # the browser table's page travels with the package
-        assert {"cardrules/web/static/table.html", "cardrules/web/static/table.js",
+        assert {"cardrules/web/static/table.html", "cardrules/web/static/table.js", "cardrules/web/static/lobby.html",
+                "cardrules/web/static/lobby.js", "cardrules/web/static/lobby.css",
                 "cardrules/web/static/table.css"} <= set(built.namelist())
     refused = subprocess.run([cardrules, "serve", "klondike"], cwd=elsewhere, capture_output=True, text=True)
     assert refused.returncode == 1 and "needs the web extra" in refused.stderr and "Traceback" not in refused.stderr

@@ -24,7 +24,7 @@ from cardrules import IllegalMoveError, load_ruleset
 from cardrules.storage import store
 from cardrules.agents.bots import make_bot
 from cardrules.python.engine import Game, Move
-from cardrules.app.play import save_persistent
+from cardrules.storage.store import save_game
 from cardrules.agents.scheduler import Scheduler, simulate
 from helpers import play, texts
 
@@ -886,7 +886,7 @@ def match_hand() -> Game:
     rules = ruleset(MATCH)
     persisted = store.load(rules.name) if rules.persistent_variables() else None
     game = scored_game(MATCH, persisted=persisted)
-    save_persistent(game)
+    save_game(game)
     return game
 
 

@@ -86,7 +86,7 @@ def test_both_backends_read_the_value_given() -> None:
 
 
 def test_the_rules_in_words_and_list_say_the_range() -> None:
-    from cardrules.app.cli import _allowed_text
+    from cardrules.workbench.catalogue import allowed_text as _allowed_text
     from cardrules.workbench.describe import describe
 
     items = [block.text for block in describe(BONUS, {"bonus": -250}).blocks if block.kind == "item"]

@@ -24,7 +24,7 @@ from cardrules.agents.bots import make_bot
 from cardrules.app.cli import app
 from cardrules.python.engine import Game
 from cardrules.base.errors import SaveError
-from cardrules.app.play import save_persistent
+from cardrules.storage.store import save_game
 
 VEGAS = "klondike-vegas-cumulative"
 MATCH = "nerts-match"
@@ -90,7 +90,7 @@ def test_two_games_from_the_same_saved_value_both_count_in_either_order(order: t
     games = [played(seed, store.load(rules)) for seed in (1, 2)]
     assert [g.persisted_start for g in games] == [{"balance": 250}] * 2
     for index in order:
-        save_persistent(games[index])
+        save_game(games[index])
     assert saved()[VEGAS]["balance"] == 250 + games[0].scores()[0] + games[1].scores()[0]
 
 

@@ -175,6 +175,46 @@ def test_two_seats_on_their_own_screens_never_hold_each_others_hidden_cards(brow
         print(f"secrecy: {updates} updates checked in both pages, {hidden} hidden cards, {found} found")
 
 
+def test_three_cards_are_passed_by_clicking_them_one_by_one_then_the_pass_pile(browser: Any) -> None:
+    rules = cardrules.load_ruleset("hearts")
+    game = rules.new_game(seed=5)
+    table = WebTable(game, {0: None, 1: make_bot("random", 1), 2: make_bot("random", 2), 3: make_bot("random", 3)})
+    hand = rules.pile_names.index("h@1")
+    codes = [rules.deck.codes[c] for c in game.state.piles[hand]]
+    with served(make_app(table, bot_delay=0.0)) as base:
+        page, errors = open_seat(browser, base, table, 0)
+        # 286 ways to pass three cards: not 286 buttons, a word that they are pointed at
+        assert page.locator("#moves button").count() == 0
+        assert page.locator("#moves .more").inner_text() == "286 moves: point at their cards and piles"
+
+        def click_card(code: str) -> None:
+            page.locator(f'.pile[data-name="h@1"] .card[data-code="{code}"]').click(position={"x": 6, "y": 6})
+
+        def chosen() -> list[str]:
+            return sorted(page.locator(".card.selected").evaluate_all("els => els.map(e => e.dataset.code)"))
+
+        for code in codes[:3]:
+            click_card(code)
+            assert page.locator(".pile.target").count() == (1 if code == codes[2] else 0)
+        assert chosen() == sorted(codes[:3])
+        assert page.locator("#message pre.picking").inner_text() == "3 cards chosen: now where they go"
+        assert page.locator(".pile.target").evaluate_all("els => els.map(e => e.dataset.name)") == ["p@1"]
+        click_card(codes[3])             # a fourth: no move passes four
+        assert page.locator("#message pre.refused").inner_text() == "no move picks that card with those chosen"
+        assert chosen() == sorted(codes[:3])
+        click_card(codes[1])             # out again, and another in
+        assert chosen() == sorted([codes[0], codes[2]])
+        assert page.locator("#message pre.picking").inner_text() == "2 cards chosen: choose 1 more"
+        click_pile(page, "p@1")          # not yet: two cards are no pass
+        assert game.history == [] and chosen() == sorted([codes[0], codes[2]])
+        click_card(codes[4])
+        changing(page, table, lambda: click_pile(page, "p@1"))
+        passed = game.history[0]
+        assert table.movers[0] == 0
+        assert passed.src == hand and sorted(rules.deck.codes[c] for c in passed.pick) == sorted([codes[0], codes[2], codes[4]])
+        assert errors == []
+
+
 def test_nerts_against_a_bot_in_real_time(browser: Any) -> None:
     rules = cardrules.load_ruleset("nerts")
     game = rules.new_game(seed=5, players=2)
@@ -229,3 +269,58 @@ def test_a_hostile_client_gets_errors_and_changes_nothing(browser: Any) -> None:
         assert answers["replies"][0] == "view" and answers["replies"][1:] == ["error"] * 5
         assert answers["code"] == 1009  # the oversized frame closed the socket
         assert game.history == [] and table.version == 0
+
+
+def test_a_phone_sized_page_fits_its_width_and_plays_by_clicks(browser: Any) -> None:
+    rules = cardrules.load_ruleset("klondike")
+    game = rules.new_game(seed=3)
+    table = WebTable(game, {0: None})
+    with served(make_app(table, bot_delay=0.0)) as base:
+        token = table.links[0].token
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        page.goto(f"{base}/play/{token}")
+        page.wait_for_selector("body[data-version]")
+        width = page.evaluate("() => document.documentElement.clientWidth")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways scrolling
+        boxes = page.locator(".pile").evaluate_all("els => els.map(e => e.getBoundingClientRect().right)")
+        assert len(boxes) == 13 and max(boxes) <= width  # the stock, waste, 4 foundations and 7 columns
+        assert page.locator("#moves button").count() == len(game.legal_moves())  # under the table, not cut off
+        changing(page, table, lambda: (click_pile(page, "t1"), click_pile(page, "f1")))
+        assert [str(m) for m in game.history] == ["t1>f1"]
+
+
+def test_the_lobby_opens_a_table_whose_seat_link_plays(browser: Any) -> None:
+    from cardrules.web.lobby import Lobby
+    from cardrules.workbench.catalogue import bundled
+
+    lobby = Lobby(bundled(), lambda name, options: cardrules.load_ruleset(name, options), lambda name, values: "")
+    with served(make_app(None, bot_delay=0.0, lobby=lobby)) as base:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{base}/lobby/{lobby.token}")
+        page.wait_for_selector("#ruleset option", state="attached")
+        assert page.locator("#ruleset").input_value() == "klondike"
+        page.select_option("#ruleset", "ten-bucks")
+        page.fill("#players", "3")
+        page.dispatch_event("#players", "change")
+        assert page.locator("#seats select").count() == 3
+        page.select_option('#seats select[name="seat2"]', "human")  # seats after the first are greedy unless chosen
+        page.select_option('#seats select[name="seat3"]', "random")
+        page.click("#open")
+        page.wait_for_selector("#tables li[data-table='1'] a")
+        opened = lobby.tables[0].table
+        assert opened.game.rules.name == "ten-bucks" and opened.game.players == 3
+        assert opened.seats[0] is None and opened.seats[1] is None and opened.seats[2] is not None
+        links = page.locator("#tables li[data-table='1'] [data-link]").evaluate_all("els => els.map(e => e.dataset.link)")
+        assert links == [f"{base}/play/{link.token}" for link in opened.links if link.index is not None]
+        seat = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        seat.goto(links[1])
+        seat.wait_for_selector("body[data-version]")
+        assert seat.locator("#title").inner_text() == "Ten Bucks" and seat.locator("#who").inner_text() == "seat 2"
+        page.wait_for_function("() => document.querySelector(\"#tables li[data-table='1']\").textContent.includes('open (1 page)')")
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(f"{base}/lobby/{lobby.token}")
+        phone.wait_for_selector("#tables li[data-table='1']")
+        assert phone.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        assert errors == []

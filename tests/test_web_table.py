@@ -67,6 +67,9 @@ def test_every_view_holds_only_what_its_seat_sees(name: str) -> None:
             assert json.dumps(view)  # plain JSON
             legal = {str(m) for m in game.legal_moves(seat)} if seat == game.current_player else set()
             assert {m["text"] for m in view["moves"]} == legal
+            drawn = {p["pile"] for row in view["rows"] for zone in row["zones"] for p in zone["piles"]}
+            ends = {m[end] for m in view["moves"] for end in ("src", "dst") if m[end] >= 0}
+            assert ends <= drawn, "a move's pile is not drawn, so it cannot be pointed at"
         seat = game.current_player
         move = rng.choice(game.legal_moves())
         assert table.handle(seat, {"type": "move", "text": str(move)}) is None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..base.errors import IllegalMoveError, did_you_mean
 from ..model.ruleset import Ruleset
-from .bots import BOT_KINDS, BotParameterError, bot_params
+from .bots import BOT_KINDS, Bot, BotParameterError, bot_params, make_bot, seat_seed
 from .scheduler import DEFAULT_SPEED
 
 if TYPE_CHECKING:
@@ -107,6 +107,12 @@ def parse_seat(key: str, text: str, players: int) -> tuple[int, SeatSpec]:
             except ValueError:
                 raise SeatError(f"{where}: {name} cannot be {value!r}: {param.help}") from None
     return seat, SeatSpec(kind, params)
+
+
+def make_bots(specs: dict[int, SeatSpec], players: int, seed: int) -> dict[int, Bot | None]:
+    """Each seat's bot (None for a human seat, or a seat not given), seeded from the game's `seed`."""
+    return {s: make_bot(specs[s].kind, seat_seed(seed, s), **specs[s].bot_params)
+            if s in specs and specs[s].is_bot else None for s in range(players)}
 
 
 def check_seats(rules: Ruleset, specs: dict[int, SeatSpec], players: int, one_terminal: bool = True) -> None:

@@ -73,10 +73,6 @@ def _fail(error: CardrulesError) -> None:
     raise typer.Exit(1)
 
 
-def _option_text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _pairs(items: list[str], what: str) -> dict[str, str]:
     result = {}
     for item in items:
@@ -176,13 +172,9 @@ class _Setup:
 
     def bots(self) -> dict[int, Any]:
         """Seat index -> its bot, or None for a human."""
-        from ..agents.bots import make_bot, seat_seed
+        from ..agents.seats import make_bots
 
-        kinds = self.kinds
-        bot_seed = self.seed if self.seed is not None else 0
-        return {s: (make_bot(kinds[s], seat_seed(bot_seed, s), **self.specs[s].bot_params)
-                    if kinds.get(s, "human") != "human" else None)
-                for s in range(self.game.players)}
+        return make_bots(self.specs, self.game.players, self.seed if self.seed is not None else 0)
 
 
 def _set_up(ruleset: str, seed: int | None, deal: Path | None, option: list[str], seat: list[str],
@@ -244,8 +236,9 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
     from ..python import render
 
     from ..storage import saves, store
+    from ..workbench.catalogue import option_text
     from .play import Session, play_simultaneous
-    from .play import save_persistent, summary, timed_summary
+    from .play import summary, timed_summary
 
     setup = _set_up(ruleset, seed, deal, option, seat, players, resume, search_path, held)
     rules, game, seed, specs, seat_texts, resumed, secret = (setup.rules, setup.game, setup.seed, setup.specs,
@@ -260,7 +253,7 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
         head.append("  seed: shown at the end" if secret and seed is not None
                     else f"  seed {seed if seed is not None else '-'}")
         for name, value in rules.option_values.items():
-            head.append(f"  {name}={_option_text(value)}")
+            head.append(f"  {name}={option_text(value)}")
         console.print(render.packed(head, "  "))  # at a narrow terminal: wrapped between its parts
         notice = _hot_seat_notice(game.players, seats, set(specs))
         if notice is not None:
@@ -276,7 +269,7 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
                                                      quiet=as_json and not interactive)
         finally:
             if game.is_over:
-                save_persistent(game)
+                store.save_game(game)
         _count_result(console, game, [s for s, bot in seats.items() if bot is None], as_json)
         _show_seed(console, game, seed, secret and not as_json)
         if as_json:
@@ -299,7 +292,7 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
         session.run()
     finally:
         if game.is_over:
-            save_persistent(game)
+            store.save_game(game)
     if resumed is not None and resumed.path is not None and (game.is_over or session.saved_to is not None):
         saves.remove_save(resumed.path)  # ended, or saved anew: the old save has served
     if session.saved_to is not None and not as_json:
@@ -312,8 +305,9 @@ def _play(ruleset: str, seed: int | None, deal: Path | None, option: list[str], 
 
 @app.command()
 def serve(
-    ruleset: str = typer.Argument(..., help="A ruleset file, or the name of a bundled ruleset (see `cardrules list`).",
-                                  autocompletion=complete_ruleset),
+    ruleset: Optional[str] = typer.Argument(None, help="A ruleset file, or the name of a bundled ruleset (see "
+                                            "`cardrules list`); none: a lobby of the bundled rulesets.",
+                                            autocompletion=complete_ruleset),
     seed: Optional[int] = typer.Option(None, "--seed", help="Shuffle with this seed (a new one is chosen otherwise)."),
     deal: Optional[Path] = typer.Option(None, "--deal", metavar="FILE", help="A deal file: card codes, top of the deck first."),
     option: List[str] = _ruleset_option(),
@@ -328,7 +322,11 @@ def serve(
                                     "so that each can be seen."),
     search_path: List[Path] = _search_path_option(),
 ) -> None:
-    """Serve a game to web browsers: one secret link per human seat, and one for spectators."""
+    """Serve a game to web browsers: one secret link per human seat, and one for spectators. Given
+    no ruleset, a lobby: one secret link to a page that opens tables of the bundled rulesets."""
+    if ruleset is None and (seed is not None or deal is not None or option or seat or players is not None or resume):
+        raise typer.BadParameter("the lobby's tables are set up on its page: give a RULESET to choose "
+                                 "--seed, --deal, --option, --seat, --players or --resume")
     if seed is not None and deal is not None:
         raise typer.BadParameter("give --seed or --deal, not both")
     if resume and (seed is not None or deal is not None or option or players is not None):
@@ -338,6 +336,9 @@ def serve(
     if find_spec("uvicorn") is None or find_spec("starlette") is None:
         _fail(CardrulesError("cardrules serve needs the web extra: pip install 'cardrules[web]'"))
     try:
+        if ruleset is None:
+            _serve_lobby(host, port, bot_delay)
+            return
         with ExitStack() as held:
             _serve(ruleset, seed, deal, option, seat, players, resume, host, port, bot_delay, search_path, held)
     except CardrulesError as error:
@@ -348,34 +349,17 @@ def _serve(ruleset: str, seed: int | None, deal: Path | None, option: list[str],
            players: int | None, resume: bool, host: str, port: int, bot_delay: float,
            search_path: list[Path], held: ExitStack) -> None:
     """`serve`, once its arguments are checked: the game dealt, its links printed, served until Ctrl-C."""
-    from ..storage import saves, store
     from ..web.server import serve_table
-    from ..web.table import WebTable
+    from ..web.table import open_table
     from ..workbench.describe import describe, render_text
-    from .play import save_persistent
 
     setup = _set_up(ruleset, seed, deal, option, seat, players, resume, search_path, held,
                     one_human_simultaneous=False)
-    game, rules = setup.game, setup.rules
-    file, data_key = saves.save_file(rules), store.data_key(rules)
-    seat_record = {key: text for key, text in setup.seat_texts.items() if setup.specs[int(key) - 1].is_bot}
-    resumed_path = setup.resumed.path if setup.resumed is not None else None
-
-    def saver() -> Path:
-        path = saves.write_save(saves.game_to_save(game, file, seat_record), data_key)
-        if resumed_path is not None:
-            saves.remove_save(resumed_path)  # saved anew: the old save has served
-        return path
-
-    def over(game: Game) -> None:
-        save_persistent(game)
-        if resumed_path is not None and resumed_path.exists():
-            saves.remove_save(resumed_path)
-
-    speeds = {s: spec.speed for s, spec in setup.specs.items() if spec.is_bot}
+    rules = setup.rules
     words = render_text(describe(ruleset, dict(rules.option_values), tuple(search_path)), 80)
-    table = WebTable(game, setup.bots(), saver if not rules.simultaneous else None, words, over, speeds,
-                     setup.seed if setup.seed is not None else 0)
+    table = open_table(setup.game, setup.specs, setup.seed if setup.seed is not None else 0, words,
+                       setup.seat_texts, setup.resumed.path if setup.resumed is not None else None)
+
     def say(line: str) -> None:
         typer.echo(printable(line))
         sys.stdout.flush()
@@ -384,6 +368,22 @@ def _serve(ruleset: str, seed: int | None, deal: Path | None, option: list[str],
 
         say_if_mcts_compiles(rules, setup.kinds.values(), say)
     serve_table(table, host, port, bot_delay, say)
+
+
+def _serve_lobby(host: str, port: int, bot_delay: float) -> None:
+    """`serve` with no ruleset: the lobby of the bundled rulesets, served until Ctrl-C."""
+    from ..web.lobby import Lobby
+    from ..web.server import serve_lobby
+    from ..workbench.catalogue import bundled
+    from ..workbench.describe import describe, render_text
+
+    def say(line: str) -> None:
+        typer.echo(printable(line))
+        sys.stdout.flush()
+
+    lobby = Lobby(bundled(), lambda name, options: load_ruleset(name, options),
+                  lambda name, values: render_text(describe(name, values), 80))
+    serve_lobby(lobby, host, port, bot_delay, say)
 
 
 def _hot_seat_notice(players: int, seats: dict[int, Any], given: set[int]) -> str | None:
@@ -599,6 +599,7 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
     from ..workbench.leaks import find_leaks
     from ..python.load import check_ruleset
     from ..front.source import is_file
+    from ..workbench.catalogue import header as catalogue_header
 
     gc.freeze()  # the modules just imported live as long as the process: the collector need not scan them again
 
@@ -606,7 +607,7 @@ def validate(rulesets: List[str] = typer.Argument(..., help="Ruleset files or bu
     for name in rulesets:
         try:
             path = Path(name)
-            header = _header(path) if is_file(path) else {}
+            header = catalogue_header(path) if is_file(path) else {}
             if "cards" in header and "moves" not in header:
                 deck = load_deck(path)
                 typer.echo(printable(f"ok  {name}  (deck {deck.name}: {len(deck)} cards)"))
@@ -641,59 +642,30 @@ def _borrowed_name_note(rules: Ruleset) -> str | None:
             f"nor changes the bundled one's")
 
 
-def _header(path: Path) -> dict[str, Any]:
-    """The top-level mapping of a YAML file, read within the loader's limits ({} if it has none)."""
-    from ..front.source import load_document
-
-    try:
-        data = load_document(path).data
-        return data if isinstance(data, dict) else {}
-    except CardrulesError:
-        return {}
-
-
 @app.command("list")
 def list_rulesets() -> None:
     """The bundled rulesets: what each extends, its description, its options' defaults and allowed values."""
     from rich.padding import Padding
     from rich.text import Text
 
-    from ..base.resources import rulesets_dir
-    from ..front.source import load_document
-    from ..front.variants import resolve_extends
+    from ..workbench.catalogue import allowed_text, bundled, option_text
 
     console = terminal_console(highlight=False)
-    for path in sorted(rulesets_dir().glob("*.yaml"), key=lambda p: p.stem):
-        data = _header(path)
-        if "extends" in data:  # show the variant's options as they are after the merge
-            try:
-                merged = resolve_extends(load_document(path), path).data
-                data = {**merged, "extends": data["extends"]}
-            except CardrulesError:
-                pass
-        players = data.get("players", 1)
-        players_text = f"{players} player{'s' if players > 1 else ''}" if isinstance(players, int) \
-            else f"{players.get('min')}-{players.get('max')} players"
-        head = Text(path.stem, style="bold cyan")
+    for entry in bundled():
+        low, high = entry.min_players, entry.max_players
+        players_text = f"{low}-{high} players" if low != high else f"{low} player{'s' if low > 1 else ''}"
+        head = Text(entry.name, style="bold cyan")
         head.append(f"  {players_text}", style="dim")
-        extends = data.get("extends")
-        if extends:
+        if entry.extends:
             head.append("  extends ", style="dim")
-            head.append(", ".join(extends) if isinstance(extends, list) else str(extends))
+            head.append(", ".join(entry.extends))
         console.print(head)
-        if data.get("description"):
-            console.print(Padding(Text(str(data["description"])), (0, 0, 0, 4)))
-        options = ", ".join(f"{k}={_option_text(spec.get('default'))} ({_allowed_text(spec)})"
-                            for k, spec in (data.get("options") or {}).items() if isinstance(spec, dict))
+        if entry.description:
+            console.print(Padding(Text(entry.description), (0, 0, 0, 4)))
+        options = ", ".join(f"{k}={option_text(spec.get('default'))} ({allowed_text(spec)})"
+                            for k, spec in entry.options.items())
         if options:
             console.print(Padding(Text("options: ", style="dim").append(options, style=""), (0, 0, 0, 4)))
-
-
-def _allowed_text(spec: dict[str, Any]) -> str:
-    """An option's allowed values as `cardrules list` shows them: `1|3`, or `-1000..1000`."""
-    if "values" in spec:
-        return "|".join(_option_text(v) for v in spec.get("values") or ())
-    return f"{spec.get('min')}..{spec.get('max')}"
 
 
 @app.command("rules")

@@ -38,7 +38,7 @@ from rich.text import Text
 
 from ..python import render
 
-from ..storage import saves, store
+from ..storage import saves
 from ..agents.bots import Bot, make_bot, safe_move, suggest_move
 from ..python.engine import Game, Move
 from ..base.errors import IllegalMoveError, printable, shown_title
@@ -400,9 +400,6 @@ def results_text(record: dict[str, Any]) -> Text:
     return text
 
 
-def save_persistent(game: Game) -> None:
-    """Apply the game's change to its `persist` values to the store (other games' changes are kept)."""
-    store.save(store.data_key(game.rules), game.persisted_start, game.persistent_values())
 
 
 __all__ = [
@@ -418,7 +415,6 @@ __all__ = [
     "make_bot",
     "play_simultaneous",
     "results_text",
-    "save_persistent",
     "summary",
     "timed_summary",
 ]

@@ -15,6 +15,7 @@ the console's width: rows of cards wrap between cards, the status line between i
 from __future__ import annotations
 
 from functools import lru_cache
+from collections.abc import Collection
 from typing import Any, Callable
 
 from rich.console import Group
@@ -197,14 +198,15 @@ def _column_table(game: Game, zone: str, player: int | None, piles: tuple[int, .
     return table
 
 
-def shown_piles(game: Game, zone: str, seat: int | None = None) -> tuple[int, ...]:
-    """The piles of a zone to draw: all in use, or (`seat`) only that seat's of a per-player zone."""
+def shown_piles(game: Game, zone: str, seat: int | None = None, keep: Collection[int] = ()) -> tuple[int, ...]:
+    """The piles of a zone to draw: all in use, or (`seat`) only that seat's of a per-player zone;
+    in a zone that hides its empty piles, those empty piles in `keep` too (where a move can put cards)."""
     spec = game.rules.zones[zone]
     if seat is not None and spec.seat_piles is not None:
         piles = spec.seat_piles[seat]
     else:
         piles = spec.piles_for(game.players)
-    return tuple(p for p in piles if game.state.piles[p]) if spec.hide_empty else piles
+    return tuple(p for p in piles if game.state.piles[p] or p in keep) if spec.hide_empty else piles
 
 
 def cover_levels(game: Game, piles: tuple[int, ...]) -> dict[int, int]:

@@ -45,6 +45,7 @@ from ..model.ruleset import data_key  # what the store is keyed by (storage/save
 
 if TYPE_CHECKING:
     from ..model.ruleset import Ruleset
+    from ..python.engine import Game
 
 LOCK_TIMEOUT = 30.0      # seconds a game's end waits for another process's save before giving up
 MAX_BYTES = MAX_FILE_BYTES  # a bigger store is reported as corrupt, not read
@@ -224,6 +225,11 @@ def save(ruleset: str, start: dict[str, Any], end: dict[str, Any]) -> None:
             values[name] = new
         data[ruleset] = values
         write_json(path, data)
+
+
+def save_game(game: Game) -> None:
+    """Apply a game's change to its `persist` values to the store (other games' changes are kept)."""
+    save(data_key(game.rules), game.persisted_start, game.persistent_values())
 
 
 def reset(ruleset: str) -> Path | None:

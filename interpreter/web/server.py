@@ -13,20 +13,23 @@ a page of another site (its `Origin` is not this server) is refused.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import socket
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..base.errors import CardrulesError, printable
+from .lobby import Lobby
 from .table import Seat, WebError, WebTable
 
 STATIC = Path(__file__).parent / "static"
@@ -129,11 +132,15 @@ class TableServer:
         async with self.lock:
             await self.send_views()
 
-    async def serve_socket(self, ws: WebSocket) -> None:
-        seat = self.table.seat_of(ws.path_params.get("token"))
-        if seat is None or not _same_origin(ws):
-            await ws.close(code=4403)
-            return
+    def pages(self) -> dict[int | None, int]:
+        """How many pages each seat (None: spectators) has open."""
+        count: dict[int | None, int] = {}
+        for seat in self.sockets.values():
+            count[seat.index] = count.get(seat.index, 0) + 1
+        return count
+
+    async def serve_socket(self, ws: WebSocket, seat: Seat) -> None:
+        """Play over `ws` for `seat` (whose token the socket's path gave) until the page goes."""
         if sum(1 for held in self.sockets.values() if held is seat) >= MAX_PAGES:
             await ws.close(code=4429)
             return
@@ -171,24 +178,98 @@ class TableServer:
         self.wake_bots()
 
 
-def _same_origin(ws: WebSocket) -> bool:
-    """A socket opened by a page of this server (or by a client that sends no `Origin`)."""
-    origin = ws.headers.get("origin")
+def _same_origin(headers: Mapping[str, str]) -> bool:
+    """A request (a socket) made by a page of this server, or by a client that sends no `Origin`."""
+    origin = headers.get("origin")
     if origin is None:
         return True
-    host = ws.headers.get("host", "")
+    host = headers.get("host", "")
     return origin.split("://", 1)[-1].rstrip("/") == host
 
 
-def make_app(table: WebTable, bot_delay: float = 0.4) -> Starlette:
-    """The ASGI application serving `table`: `/play/TOKEN` the page of the seat the token names,
-    `/ws/TOKEN` its socket, `/static/` the page's script and style."""
-    server = TableServer(table, bot_delay)
+class Hall:
+    """The tables a server serves (one, or those its lobby opens), each found by a seat's token."""
+
+    def __init__(self, bot_delay: float) -> None:
+        self.bot_delay = bot_delay
+        self.servers: list[TableServer] = []
+
+    def add(self, table: WebTable) -> TableServer:
+        server = TableServer(table, self.bot_delay)
+        self.servers.append(server)
+        return server
+
+    def find(self, token: Any) -> tuple[TableServer, Seat] | None:
+        for server in self.servers:
+            seat = server.table.seat_of(token)
+            if seat is not None:
+                return server, seat
+        return None
+
+    def server_of(self, table: WebTable) -> TableServer:
+        return next(server for server in self.servers if server.table is table)
+
+    def keep(self, tables: list[WebTable]) -> None:
+        """Serve only these tables (those the lobby still has open)."""
+        self.servers = [server for server in self.servers if any(server.table is t for t in tables)]
+
+
+def make_app(table: WebTable | None, bot_delay: float = 0.4, lobby: Lobby | None = None) -> Starlette:
+    """The ASGI application serving `table` (and, with a `lobby`, the tables it opens):
+    `/play/TOKEN` the page of the seat the token names, `/ws/TOKEN` its socket, `/static/` the
+    pages' scripts and styles; `/lobby/TOKEN` the lobby's page and `/api/lobby/TOKEN` its state
+    (GET) and a new table (POST a JSON request)."""
+    hall = Hall(bot_delay)
+    if table is not None:
+        hall.add(table)
+    opening = asyncio.Lock()
 
     async def page(request: Request) -> Response:
-        if table.seat_of(request.path_params.get("token")) is None:
+        if hall.find(request.path_params.get("token")) is None:
             return PlainTextResponse("no such table", status_code=404, headers=SECURITY_HEADERS)
         return FileResponse(STATIC / "table.html", headers=SECURITY_HEADERS)
+
+    async def socket_route(ws: WebSocket) -> None:
+        found = hall.find(ws.path_params.get("token"))
+        if found is None or not _same_origin(ws.headers):
+            await ws.close(code=4403)
+            return
+        await found[0].serve_socket(ws, found[1])
+
+    def is_lobby(token: Any) -> bool:
+        return lobby is not None and isinstance(token, str) and \
+            hmac.compare_digest(lobby.token.encode(), token.encode("utf-8", "replace"))
+
+    async def lobby_page(request: Request) -> Response:
+        if not is_lobby(request.path_params.get("token")):
+            return PlainTextResponse("no such lobby", status_code=404, headers=SECURITY_HEADERS)
+        return FileResponse(STATIC / "lobby.html", headers=SECURITY_HEADERS)
+
+    async def lobby_api(request: Request) -> Response:
+        if lobby is None or not is_lobby(request.path_params.get("token")):
+            return JSONResponse({"error": "no such lobby"}, status_code=404, headers=SECURITY_HEADERS)
+        if request.method == "GET":
+            return JSONResponse(lobby.state(lambda t: hall.server_of(t).pages()), headers=SECURITY_HEADERS)
+        if not _same_origin(request.headers) or request.headers.get("content-type", "").split(";")[0] != "application/json":
+            return JSONResponse({"error": "a new table is asked for by the lobby's page, as JSON"},
+                                status_code=403, headers=SECURITY_HEADERS)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_MESSAGE:
+                return JSONResponse({"error": f"a request is at most {MAX_MESSAGE} bytes"}, status_code=413,
+                                    headers=SECURITY_HEADERS)
+        async with opening:
+            try:
+                asked = json.loads(body)
+                opened = await asyncio.to_thread(lobby.open, asked, lambda t: not hall.server_of(t).sockets)
+            except ValueError:
+                return JSONResponse({"error": "a request is a JSON object"}, status_code=400, headers=SECURITY_HEADERS)
+            except CardrulesError as exc:
+                return JSONResponse({"error": printable(str(exc))}, status_code=400, headers=SECURITY_HEADERS)
+            hall.add(opened.table)
+            hall.keep([t.table for t in lobby.tables])
+            return JSONResponse({"table": lobby.table_data(opened, {})}, headers=SECURITY_HEADERS)
 
     async def home(request: Request) -> Response:
         return PlainTextResponse("A cardrules table: open the link the server printed for your seat.",
@@ -197,24 +278,22 @@ def make_app(table: WebTable, bot_delay: float = 0.4) -> Starlette:
     async def no_icon(request: Request) -> Response:
         return Response(status_code=204)
 
-    app = Starlette(routes=[
+    routes = [
         Route("/", home),
         Route("/favicon.ico", no_icon),
         Route("/play/{token}", page),
-        WebSocketRoute("/ws/{token}", server.serve_socket),
+        WebSocketRoute("/ws/{token}", socket_route),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
-    app.state.server = server
+    ]
+    if lobby is not None:
+        routes[2:2] = [Route("/lobby/{token}", lobby_page), Route("/api/lobby/{token}", lobby_api, methods=["GET", "POST"])]
+    app = Starlette(routes=routes)
+    app.state.hall = hall
     return app
 
 
-def serve_table(table: WebTable, host: str, port: int, bot_delay: float, say: Callable[[str], None]) -> None:
-    """Listen on `host`:`port` (0: a free port), say the address and each seat's link, and serve
-    `table` until interrupted. Pages opened before the server is up wait in the listening queue."""
-    import uvicorn
-
-    from ..base.errors import shown_title
-
+def _listen(host: str, port: int) -> tuple[socket.socket, str]:
+    """A socket listening on `host`:`port` (0: a free port), and the address to print."""
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -223,11 +302,34 @@ def serve_table(table: WebTable, host: str, port: int, bot_delay: float, say: Ca
         listener.close()
         raise CardrulesError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     listener.listen(128)
-    address = f"http://{f'[{host}]' if ':' in host else host}:{listener.getsockname()[1]}"
+    return listener, f"http://{f'[{host}]' if ':' in host else host}:{listener.getsockname()[1]}"
+
+
+def _run(app: Starlette, listener: socket.socket) -> None:
+    """Serve `app` on `listener` until interrupted. Pages opened before the server is up wait in the
+    listening queue."""
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, ws_ping_interval=20.0, lifespan="off")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def serve_lobby(lobby: Lobby, host: str, port: int, bot_delay: float, say: Callable[[str], None]) -> None:
+    """Listen on `host`:`port`, say the lobby's link, and serve it and the tables it opens until interrupted."""
+    listener, address = _listen(host, port)
+    say(f"cardrules lobby: serving at {address}/ (Ctrl-C stops)")
+    say(f"  lobby      {address}/lobby/{lobby.token}")
+    _run(make_app(None, bot_delay, lobby), listener)
+
+
+def serve_table(table: WebTable, host: str, port: int, bot_delay: float, say: Callable[[str], None]) -> None:
+    """Listen on `host`:`port` (0: a free port), say the address and each seat's link, and serve
+    `table` until interrupted."""
+    from ..base.errors import shown_title
+
+    listener, address = _listen(host, port)
     say(f"{shown_title(table.game.rules.title)}: serving at {address}/ (Ctrl-C stops)")
     for link in table.links:
         who = "spectator" if link.index is None else f"seat {link.index + 1}"
         say(f"  {who:10} {address}/play/{link.token}")
-    config = uvicorn.Config(make_app(table, bot_delay), log_level="warning", ws_max_size=MAX_MESSAGE,
-                            ws_ping_interval=20.0, lifespan="off")
-    uvicorn.Server(config).run(sockets=[listener])
+    _run(make_app(table, bot_delay), listener)

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ..agents.bots import Bot, safe_move, suggest_move
 from ..agents.scheduler import Scheduler
-from ..agents.seats import UndoHistory, is_number
+from ..agents.seats import SeatSpec, UndoHistory, is_number, make_bots
 from ..base.errors import CardrulesError, IllegalMoveError, printable
 from ..python import render
 from ..python.engine import Game
@@ -278,6 +278,34 @@ class WebTable:
             self._over_told = True
             if self.on_over is not None:
                 self.on_over(self.game)
+
+
+def open_table(game: Game, specs: dict[int, SeatSpec], seed: int, rules_text: str,
+               seat_texts: dict[str, str] | None = None, resumed: Path | None = None) -> WebTable:
+    """A game set up to be served: its bots made from `specs` and seeded from `seed`; saves go to its
+    ruleset's saved games with the bots' seats (`seat_texts`: seat number -> its `--seat` text) so
+    that a resume seats them again; its `persist` values are counted when it ends; `resumed`, the
+    save it was resumed from, is removed once it is saved anew or ends."""
+    from ..storage import saves, store
+
+    rules = game.rules
+    file, data_key = saves.save_file(rules), store.data_key(rules)
+    seat_record = {key: text for key, text in (seat_texts or {}).items() if specs[int(key) - 1].is_bot}
+
+    def saver() -> Path:
+        path = saves.write_save(saves.game_to_save(game, file, seat_record), data_key)
+        if resumed is not None:
+            saves.remove_save(resumed)  # saved anew: the old save has served
+        return path
+
+    def over(game: Game) -> None:
+        store.save_game(game)
+        if resumed is not None and resumed.exists():
+            saves.remove_save(resumed)
+
+    speeds = {s: spec.speed for s, spec in specs.items() if spec.is_bot}
+    return WebTable(game, make_bots(specs, game.players, seed), saver if not rules.simultaneous else None,
+                    rules_text, over, speeds, seed)
 
 
 def movers_of(game: Game) -> list[int]:

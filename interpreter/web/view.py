@@ -58,26 +58,29 @@ def _pile(game: Game, zone: str, pile: int, seat: int | None, level: int | None)
     return data
 
 
-def _zone(game: Game, zone: str, seat: int | None, owner: int | None = None) -> dict[str, Any]:
-    """A zone as `seat` sees it: all its piles, or (`owner`) only that seat's of a per-seat zone."""
+def _zone(game: Game, zone: str, seat: int | None, targets: frozenset[int],
+          owner: int | None = None) -> dict[str, Any]:
+    """A zone as `seat` sees it: all its piles, or (`owner`) only that seat's of a per-seat zone;
+    an empty pile the terminal leaves out is drawn where one of `seat`'s moves puts cards (`targets`)."""
     spec = game.rules.zones[zone]
-    piles = render.shown_piles(game, zone, owner)
+    piles = render.shown_piles(game, zone, owner, keep=targets)
     levels = render.cover_levels(game, piles) if any(game.rules.cover[p] for p in piles) else None
     return {"zone": zone, "show": spec.show,
             "owner": spec.seat_piles is not None,
             "piles": [_pile(game, zone, p, seat, None if levels is None else levels[p]) for p in piles]}
 
 
-def _rows(game: Game, seat: int | None) -> list[dict[str, Any]]:
+def _rows(game: Game, seat: int | None, targets: frozenset[int]) -> list[dict[str, Any]]:
     """The table's rows, as the ruleset's `layout` says. Where every seat plays at once, as the
     terminal draws it: the shared zones first, then each seat's own piles together under its name,
     the viewer's first."""
     rules = game.rules
     if not rules.simultaneous:
-        return [{"zones": [_zone(game, zone, seat) for zone in row]} for row in rules.layout]
+        return [{"zones": [_zone(game, zone, seat, targets) for zone in row]} for row in rules.layout]
     shared = [[z for z in row if rules.zones[z].seat_piles is None] for row in rules.layout]
     own = [[z for z in row if rules.zones[z].seat_piles is not None] for row in rules.layout]
-    rows: list[dict[str, Any]] = [{"zones": [_zone(game, zone, seat) for zone in row]} for row in shared if row]
+    rows: list[dict[str, Any]] = [{"zones": [_zone(game, zone, seat, targets) for zone in row]}
+                                  for row in shared if row]
     seats = list(range(game.players))
     if seat is not None:
         seats.remove(seat)
@@ -85,7 +88,8 @@ def _rows(game: Game, seat: int | None) -> list[dict[str, Any]]:
     for owner in seats:
         title = f"seat {owner + 1}" + (" (you)" if owner == seat else "")
         for i, row in enumerate(r for r in own if r):
-            rows.append({"title": title if i == 0 else None, "zones": [_zone(game, z, seat, owner) for z in row]})
+            rows.append({"title": title if i == 0 else None,
+                         "zones": [_zone(game, z, seat, targets, owner) for z in row]})
     return rows
 
 
@@ -107,10 +111,10 @@ def table_view(game: Game, seat: int | None, moves: list[Move] | None = None) ->
     """The whole table as `seat` (None: a spectator) sees it, with its legal moves (`moves`: the
     seat's listing, if the caller has it)."""
     rules = game.rules
-    rows = _rows(game, seat)
     acting = not game.is_over and seat is not None and (rules.simultaneous or game.current_player == seat)
     if moves is None:
         moves = game.legal_moves(seat) if acting else []
+    rows = _rows(game, seat, frozenset(m.dst for m in moves if m.dst >= 0))
     view: dict[str, Any] = {
         "title": rules.title,
         "players": game.players,

@@ -6,10 +6,12 @@
 
 const token = location.pathname.split("/").pop();
 let view = null;          // the seat's view of the table, as last sent
-let selected = null;      // {pile, index, moves}: the source chosen, and the moves from it
+let selected = null;      // {pile, index, moves, picked}: the source chosen, the moves from it, and
+                          // for a pick of several cards, the codes chosen so far (a Set)
 let hinted = null;        // a hinted move's data
 let socket = null;
 let retry = 500;
+const MAX_BUTTONS = 60;   // legal moves listed as buttons, beyond which only those not made by pointing
 
 const $ = (id) => document.getElementById(id);
 
@@ -165,8 +167,12 @@ function draw() {
     for (const zone of row.zones) el.appendChild(zoneElement(zone));
     table.appendChild(el);
   }
+  // Every legal move is a button too, unless there are many (286 ways to pass three cards): then
+  // only those no pointing makes (no pile to point at), and a word that the others are pointed at.
+  const pointable = (m) => m.src >= 0 || m.dst >= 0;
+  const buttons = view.moves.length > MAX_BUTTONS ? view.moves.filter((m) => !pointable(m)) : view.moves;
   const moves = $("moves");
-  moves.replaceChildren(...view.moves.map((move) => {
+  moves.replaceChildren(...buttons.map((move) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = move.text;
@@ -174,6 +180,12 @@ function draw() {
     button.addEventListener("click", () => play(move));
     return button;
   }));
+  if (buttons.length < view.moves.length) {
+    const note = document.createElement("p");
+    note.className = "more";
+    note.textContent = (view.moves.length - buttons.length) + " moves: point at their cards and piles";
+    moves.appendChild(note);
+  }
   const log = $("log");
   log.replaceChildren(...view.log.map((entry) => {
     const item = document.createElement("li");
@@ -198,9 +210,11 @@ function mark() {
     const pile = Number(el.dataset.pile);
     el.classList.toggle("source", view.moves.some((m) => m.src === pile));
     el.draggable = el.classList.contains("source");
-    el.classList.toggle("selected", !!selected && selected.pile.pile === pile && Number(el.dataset.index) >= selected.index);
+    el.classList.toggle("selected", !!selected && selected.pile.pile === pile &&
+      (selected.picked ? selected.picked.has(el.dataset.code) : Number(el.dataset.index) >= selected.index));
   }
-  const targets = new Set(selected ? selected.moves.map((m) => m.dst) : []);
+  const ready = selected ? (selected.picked ? selected.moves.filter((m) => pickedExactly(m)) : selected.moves) : [];
+  const targets = new Set(ready.map((m) => m.dst));
   for (const el of document.querySelectorAll(".pile")) {
     const pile = Number(el.dataset.pile);
     el.classList.toggle("target", targets.has(pile));
@@ -231,6 +245,9 @@ function clicked(pile, target) {
   const cardEl = target.closest ? target.closest(".card") : null;
   const index = cardEl ? Number(cardEl.dataset.index) : pile.cards.length - 1;
   if (selected) {
+    if (selected.pile.pile === pile.pile && selected.picked && cardEl && cardEl.dataset.code) {
+      return togglePicked(cardEl.dataset.code);
+    }
     if (selected.pile.pile === pile.pile) {
       if (selected.moves.length === 1 && selected.moves[0].dst < 0) return play(selected.moves[0]);
       if (selected.index === index) { selected = null; mark(); return; }
@@ -241,6 +258,11 @@ function clicked(pile, target) {
   const moves = movesFrom(pile, index);
   if (moves.length) {
     selected = {pile, index: moves[0].pick ? index : pile.cards.length - moves[0].count, moves};
+    if (picksSeveral(moves)) {
+      selected.picked = new Set([pile.cards[index].code]);
+      mark();
+      return sayPicked();
+    }
     if (moves.every((m) => m.dst < 0)) {
       if (moves.length === 1) return play(moves[0]);
       return choose(moves);
@@ -262,6 +284,12 @@ function clicked(pile, target) {
 // The chosen source dropped on `pile`: its move there, a choice of several, or (no such move)
 // the text of the move asked for, which the server answers with why it is not legal.
 function toPile(pile) {
+  if (selected.picked) {
+    const ready = selected.moves.filter((m) => m.dst === pile.pile && pickedExactly(m));
+    if (!ready.length) return sayPicked();
+    selected = null;
+    return ready.length === 1 ? play(ready[0]) : choose(ready);
+  }
   const moves = selected.moves.filter((m) => m.dst === pile.pile);
   const source = selected.pile;
   const count = source.cards.length - selected.index;
@@ -270,6 +298,45 @@ function toPile(pile) {
   if (moves.length > 1) return choose(moves);
   mark();
   send({type: "move", text: source.name + (count > 1 ? "x" + count : "") + ">" + pile.name, seen: view.made});
+}
+
+// -- a pick of several cards (passing three): chosen one click at a time, then a destination --
+
+function seen(move) { return move.pick ? move.pick.filter((code) => code !== "?") : []; }
+
+// Some move picks several cards, and every move names each card it picks.
+function picksSeveral(moves) {
+  return moves.some((m) => m.pick && m.pick.length > 1) &&
+    moves.every((m) => m.pick && seen(m).length === m.pick.length);
+}
+
+function pickedExactly(move) {
+  const codes = seen(move);
+  return codes.length === selected.picked.size && codes.every((code) => selected.picked.has(code));
+}
+
+// A card of the source clicked again: out of the pick if in it, else into it where some legal
+// move picks it with those already chosen.
+function togglePicked(code) {
+  const picked = new Set(selected.picked);
+  if (picked.has(code)) picked.delete(code); else picked.add(code);
+  if (!picked.size) { selected = null; say(""); mark(); return; }
+  const from = view.moves.filter((m) => m.src === selected.pile.pile && m.pick);
+  const moves = from.filter((m) => [...picked].every((c) => seen(m).includes(c)));
+  if (!moves.length) return say("no move picks that card with those chosen", "refused");
+  selected.picked = picked;
+  selected.moves = moves;
+  mark();
+  sayPicked();
+}
+
+function sayPicked() {
+  const n = selected.picked.size;
+  const sizes = selected.moves.map((m) => m.pick.length);
+  const ready = selected.moves.some((m) => pickedExactly(m));
+  const want = Math.min(...sizes.filter((k) => k > n), Infinity);
+  say(n + " card" + (n > 1 ? "s" : "") + " chosen" + (ready ? ": now where they go" : "") +
+      (want < Infinity ? (ready ? ", or " : ": ") + "choose " + (want - n) + " more" : ""), "picking");
 }
 
 function choose(moves) {
@@ -288,6 +355,10 @@ document.addEventListener("dragstart", (event) => {
   const el = event.target.closest ? event.target.closest(".card") : null;
   if (!el || !view) return;
   const pileData = findPile(Number(el.dataset.pile));
+  if (selected && selected.picked && pileData && selected.pile.pile === pileData.pile && selected.picked.has(el.dataset.code)) {
+    event.dataTransfer.setData("text/plain", "cards");  // the cards chosen, dragged together
+    return;
+  }
   const moves = pileData ? movesFrom(pileData, Number(el.dataset.index)) : [];
   if (!moves.length) { event.preventDefault(); return; }
   selected = {pile: pileData, index: Number(el.dataset.index), moves};
