@@ -21,7 +21,9 @@ seconds, so the ratios hold on a shared machine:
   as it was when the goal was set (`--baseline REV`, default the commit issue 13 measured: the
   package of that commit, taken from git into a temporary folder, is imported in this process
   under another name and searches the same deals);
-- start-up: `cardrules --help`, `cardrules validate klondike`, loads (benchmarks/startup.py's).
+- start-up: `cardrules --help`, `cardrules validate klondike`, loads (benchmarks/startup.py's);
+- searches that keep positions, natively (`search`): positions copied, dealt anew and played on
+  from Python a CPU-second, and the `mcts` bot's decisions and trials a CPU-second.
 
 Each figure is printed beside its goal.
 """
@@ -165,7 +167,8 @@ def reference(games: int) -> float:
 def simulate(games: int, jobs: int, engine: str) -> float:
     """Games per wall-clock second (what jobs buy is time, not CPU), after a first run of a few
     games in this process (so that the native module is compiled, or loaded from the cache,
-    before the clock starts: each worker process still loads it)."""
+    before the clock starts; on Linux the workers are forked from this process, so they load
+    nothing, elsewhere each loads it)."""
     from cardrules.workbench.simulate import simulate_games
 
     simulate_games("klondike", 10, jobs=1, engine=engine)
@@ -342,7 +345,74 @@ def startup() -> None:
               f"{run_command(*cardrules, 'validate', 'klondike'):.2f} s CPU (goal <= 0.3)")
 
 
-PARTS = ("playouts", "greedy", "simulate", "solver", "startup")
+def search(decisions: int, positions: int) -> None:
+    """Searches that keep positions (issue 32, goals 1 and 5), natively, on OpenSpiel's three games as
+    rulesets: the bytes a kept position (`NativeGame.clone`) holds of its own; a position kept and
+    played on from Python (`clone` once, then for each:
+    `copy_from` the root, the unseen cards dealt anew with `determinize`, eight random moves by
+    `apply_code`), positions a CPU-second; and the `mcts` bot at its default budget (200 trials a
+    decision, each a copy of the root, a deal of the unseen cards, a walk down its tree and a
+    random playout in compiled code), decisions and trials a CPU-second, from positions reached by
+    random moves."""
+    import numpy as np
+
+    from cardrules import load_ruleset
+    from cardrules.agents.mcts import DEFAULT_PLAYOUTS, MctsBot
+    from cardrules.native import native_backend
+
+    print("searches that keep positions, native backend, OpenSpiel's games as rulesets:")
+    for name, ruleset, _, _, _ in OPENSPIEL_GAMES:
+        rules = load_ruleset(str(ruleset))
+        backend = native_backend(rules)
+        rng = random.Random(1)
+
+        def reached(seed: int) -> Any:
+            """Game `seed` after a few random moves, at a decision with a choice."""
+            game = rules.new_game(seed=seed)
+            for _ in range(rng.randrange(12)):
+                if game.is_over:
+                    break
+                game.apply(rng.choice(game.legal_moves()))
+            while not game.is_over and len(game.legal_moves()) < 2:
+                game.apply(game.legal_moves()[0])
+            return game
+        game = reached(0)
+        root = backend.start(game)
+        trial = root.clone()
+        stream = np.array(random.Random(2).getstate()[1], dtype=np.int64)
+        seat = game.current_player
+
+        def keep(times: int) -> int:
+            kept = 0
+            for _ in range(times):
+                trial.copy_from(root)
+                trial.determinize(seat, stream)
+                kept += 1
+                for _ in range(8):
+                    if trial.is_over:
+                        break
+                    trial.apply_code(rng.choice(trial.legal_codes()))
+                    kept += 1
+            return kept
+        keep(20)  # the compiled functions loaded, not timed
+        started = time.process_time()
+        kept_rate = keep(positions) / (time.process_time() - started)
+        bot = MctsBot(seed=3)
+        bot.choose(reached(1))  # compiled (or loaded) here, not timed
+        games = [reached(seed) for seed in range(2, 2 + decisions)]
+        started = time.process_time()
+        for played in games:
+            if not played.is_over:
+                bot.choose(played)
+        seconds = time.process_time() - started
+        own = sum(a.nbytes for a in (trial.C, trial.N, trial.U, trial.V, trial.M, trial.out, trial.CK, trial.KEY))
+        print(f"  {name:<10} a kept position holds {own / 1024:5.1f} KB (goal for Klondike <= 16 KB); positions "
+              f"kept and played on from Python {kept_rate:8,.0f}/CPU-s;  mcts "
+              f"{decisions / seconds:6.1f} decisions/CPU-s ({seconds / decisions * 1000:5.1f} ms each), "
+              f"{decisions * DEFAULT_PLAYOUTS / seconds:8,.0f} trials/CPU-s")
+
+
+PARTS = ("playouts", "greedy", "simulate", "solver", "startup", "search")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -367,6 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         solvers(args.baseline)
     if "startup" in parts:
         startup()
+    if "search" in parts:
+        search(10 if args.quick else 40, 2000 if args.quick else 20000)
     return 0
 
 

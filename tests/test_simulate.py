@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,51 @@ def test_one_and_two_jobs_give_the_same_records_and_summary() -> None:
     assert [r.index for r in two] == list(range(40)) and [r.seed for r in two] == list(range(5, 45))
     assert summarize(plan, one) == summarize(plan, two)
     assert summarize(plan, list(reversed(two))) == summarize(plan, one)  # only the index orders the records
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only; elsewhere each loads the ruleset")
+def test_workers_forked_from_this_process_load_nothing_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.workbench import simulate_play
+
+    assert simulate_play.MP_START_METHOD == "fork"
+    plan = prepare("ten-bucks", 24, players=3, seed=2)
+    parent = os.getpid()
+    loaded = simulate_play.load_ruleset
+
+    def load_here_only(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != parent:
+            raise AssertionError("a worker loaded the ruleset again")
+        return loaded(*args, **kwargs)
+    monkeypatch.setattr(simulate_play, "load_ruleset", load_here_only)
+    simulate_play._COMPILED.clear()
+    records = run_games(plan, jobs=2)
+    assert [r.index for r in records] == list(range(24)) and records == run_games(plan, jobs=1)
+
+
+def test_a_process_running_other_threads_spawns_its_workers_and_gets_the_same_records(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+    import threading
+
+    from cardrules.workbench import simulate_play
+
+    methods: list[str] = []
+    get_context = multiprocessing.get_context
+
+    def context(method: str) -> Any:
+        methods.append(method)
+        return get_context(method)
+    monkeypatch.setattr(simulate_play.multiprocessing, "get_context", context)
+    plan = prepare("ten-bucks", 12, players=3, seed=4)
+    release = threading.Event()
+    busy = threading.Thread(target=release.wait)
+    busy.start()
+    try:
+        records = run_games(plan, jobs=2)  # spawned: each worker loads the ruleset itself
+    finally:
+        release.set()
+        busy.join()
+    assert methods == ["spawn"] and records == run_games(plan, jobs=1)
 
 
 def test_the_json_report_is_the_same_for_one_and_two_jobs(tmp_path: Path) -> None:

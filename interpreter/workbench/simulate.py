@@ -42,7 +42,8 @@ from rich.text import Text
 from ..base.errors import CardrulesError, format_error, printable, shown_title, terminal_console
 from ..agents.seats import SeatSpec
 from .simulate_play import (BACKENDS, DEFAULT_BOT, DEFAULT_SEED, ENGINES, GameRecord, MissingExtraError, Plan, SimulateError,
-                            _check_backend, batches, compiled, import_ray, play_batch, play_game, prepare, run_games)
+                            _check_backend, batches, compiled, import_ray, play_batch, play_game, prepare, run_games,
+                            start_games)
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 PLAIN_PROGRESS_SECONDS = 10.0  # where standard error is no terminal: a progress line this often
@@ -413,16 +414,17 @@ def simulate_games(ruleset: str, games: int, players: int | None = None, seats: 
     if backend == "ray":
         import_ray()
     start = time.perf_counter()
-    if progress is None:
-        records = run_games(plan, jobs, backend, address)
-    elif not progress.is_terminal:  # a log file or a pipe: no bar, a plain line now and then
-        records = run_games(plan, jobs, backend, address, PlainProgress(progress, plan.name, games))
-    else:
-        columns = (TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
-                   _GamesPerSecond(), TimeElapsedColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=progress, transient=True) as bar:
-            task = bar.add_task(f"{plan.name}", total=games)
-            records = run_games(plan, jobs, backend, address, lambda n: bar.advance(task, n))
+    with start_games(plan, jobs, backend, address) as running:  # workers start before the progress display's thread
+        if progress is None:
+            records = running.run()
+        elif not progress.is_terminal:  # a log file or a pipe: no bar, a plain line now and then
+            records = running.run(PlainProgress(progress, plan.name, games))
+        else:
+            columns = (TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
+                       MofNCompleteColumn(), _GamesPerSecond(), TimeElapsedColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=progress, transient=True) as bar:
+                task = bar.add_task(f"{plan.name}", total=games)
+                records = running.run(lambda n: bar.advance(task, n))
     seconds = time.perf_counter() - start
     return Run(plan, records, summarize(plan, records), seconds, jobs, backend)
 

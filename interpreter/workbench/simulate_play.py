@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sys
+import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,9 +28,12 @@ from .engines import native_pays, say_if_mcts_compiles
 
 BACKENDS = ("local", "ray")
 DEFAULT_SEED = 1
-# Worker processes start fresh (not forked): the same on every platform, and safe after a
-# caller has started threads (a progress display, a Ray client).
-MP_START_METHOD = "spawn"
+# How worker processes start. On Linux they are forked from this process once it has loaded the
+# ruleset and played the run's first game (so its compiled code is loaded too): a worker starts
+# with nothing to load. `start_games` forks them before the caller starts any thread (a progress
+# display; a process where other threads run already is not forked). Elsewhere forking is not
+# safe (macOS) or not there (Windows): workers are spawned and each loads the ruleset itself.
+MP_START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 
 
 class SimulateError(CardrulesError):
@@ -378,50 +383,86 @@ def _check_backend(backend: str, jobs: int) -> None:
         raise SimulateError(f"the number of jobs must be at least 1, not {jobs}")
 
 
-def run_games(plan: Plan, jobs: int = 1, backend: str = "local", address: str | None = None,
-              advance: Callable[[int], None] | None = None) -> list[GameRecord]:
-    """Play every game of the plan; the records sorted by game index. `advance(n)` is told as
-    games finish."""
-    _check_backend(backend, jobs)
-    if address is not None and backend != "ray":
-        raise SimulateError("--address names a Ray cluster: give it with --backend ray")
-    step: Callable[[int], None] = advance if advance is not None else (lambda n: None)
-    if backend == "ray":
-        records = _run_ray(plan, jobs, address, step)
-    elif jobs == 1:
-        rules = compiled(plan)
-        records = []
-        for index in range(plan.games):
-            records.append(play_game(rules, plan, index))
-            step(1)
-    else:
-        records = _run_pool(plan, jobs, step)
-    records.sort(key=lambda r: r.index)
-    return records
+class Games:
+    """A plan's games under way (`start_games`): `run` waits for them all, telling `advance(n)` as
+    games finish, and returns their records sorted by game index."""
 
+    def __init__(self, plan: Plan, jobs: int, backend: str, address: str | None) -> None:
+        self.plan, self.jobs, self.backend, self.address = plan, jobs, backend, address
+        self.first: list[GameRecord] = []   # games this process played before the workers started
+        self.pool: ProcessPoolExecutor | None = None
+        self.pending: set[Future[list[GameRecord]]] = set()
+        if backend == "local" and jobs > 1:
+            self._start_pool()
 
-def _run_pool(plan: Plan, jobs: int, step: Callable[[int], None]) -> list[GameRecord]:
-    """The batches on a pool of `jobs` fresh processes, each of which compiles the ruleset once
-    (started with `spawn`: a script that calls this needs the `if __name__ == "__main__":` guard)."""
-    records: list[GameRecord] = []
-    context = multiprocessing.get_context(MP_START_METHOD)
-    work = batches(plan.games, jobs)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=context, initializer=_init_worker,
-                             initargs=(plan,)) as pool:
-        pending: set[Future[list[GameRecord]]] = {pool.submit(play_batch, plan, start, stop)
-                                                  for start, stop in work}
-        try:
+    def _start_pool(self) -> None:
+        plan = self.plan
+        # (a process with other threads running is not forked: a lock one of them holds would stay held)
+        method = MP_START_METHOD if threading.active_count() == 1 else "spawn"
+        context = multiprocessing.get_context(method)
+        games = range(plan.games)
+        if method == "fork":  # load here once, and play a game, so that the workers need not
+            self.first = [play_game(compiled(plan), plan, 0)]
+            games = range(1, plan.games)
+        work = [(games.start + start, games.start + stop) for start, stop in batches(len(games), self.jobs)]
+        if not work:
+            return
+        self.pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(work)), mp_context=context,
+                                        initializer=_init_worker, initargs=(plan,))
+        self.pending = {self.pool.submit(play_batch, plan, start, stop) for start, stop in work}  # forks now
+
+    def run(self, advance: Callable[[int], None] | None = None) -> list[GameRecord]:
+        step: Callable[[int], None] = advance if advance is not None else (lambda n: None)
+        plan = self.plan
+        if self.backend == "ray":
+            records = _run_ray(plan, self.jobs, self.address, step)
+        elif self.jobs == 1:
+            rules = compiled(plan)
+            records = []
+            for index in range(plan.games):
+                records.append(play_game(rules, plan, index))
+                step(1)
+        else:
+            records = list(self.first)
+            step(len(records))
+            pending = self.pending
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     batch = future.result()
                     records.extend(batch)
                     step(len(batch))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
-    return records
+        records.sort(key=lambda r: r.index)
+        return records
+
+    def close(self) -> None:
+        for future in self.pending:
+            future.cancel()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> Games:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def start_games(plan: Plan, jobs: int = 1, backend: str = "local", address: str | None = None) -> Games:
+    """Start playing every game of the plan: here (one job), on a pool of `jobs` worker processes
+    (started now: call this before starting any thread, as a progress display), or as Ray tasks."""
+    _check_backend(backend, jobs)
+    if address is not None and backend != "ray":
+        raise SimulateError("--address names a Ray cluster: give it with --backend ray")
+    return Games(plan, jobs, backend, address)
+
+
+def run_games(plan: Plan, jobs: int = 1, backend: str = "local", address: str | None = None,
+              advance: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Play every game of the plan; the records sorted by game index. `advance(n)` is told as
+    games finish."""
+    with start_games(plan, jobs, backend, address) as games:
+        return games.run(advance)
 
 
 def import_ray() -> Any:
