@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..base.errors import IllegalMoveError
 from .cache import _first_line
@@ -16,8 +16,30 @@ from .values import (ASKED, ASKING, ASK_AFTER, ASK_CHOSEN, ASK_DIRECTION, ASK_FR
                      MAX_MOVES, MAX_REPEAT_POSITIONS, META, MOVES, NEXT_SEAT, NFRAMES, NO_INT, NativeStop, OVER, PHASE,
                      PLAYERS, REASON, RESULT, SEEN, Unsupported, WINNERS)
 
-if TYPE_CHECKING:
-    from .backend import Native
+
+
+class Backend(Protocol):
+    """What a position asks of the native backend that plays it (native/backend.py's `Native`): the
+    ruleset, its compiled module and numpy, whether compiled code has failed, the tables of results
+    and reasons, the options as inputs, and the moves and variables as the compiled code numbers them."""
+
+    rules: Any
+    module: Any
+    numba_error: type[Exception]
+    fault: str | None
+    results: list[str]
+    reasons: list[str]
+    options: Any
+    max_legal: int
+
+    @property
+    def np(self) -> Any: ...  # numpy
+
+    def move_fields(self, code: int) -> _Fields: ...
+
+    def variable_codes(self, values: list[Any]) -> list[int]: ...
+
+    def limit_reason(self, game: NativeGame) -> str: ...
 
 
 def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tuple[int, int], ...], next_seat: int,
@@ -46,7 +68,7 @@ def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tup
 class NativeGame:
     """A game's position in flat arrays, played by the compiled module."""
 
-    def __init__(self, native: Native, game: Any) -> None:
+    def __init__(self, native: Backend, game: Any) -> None:
         rules = native.rules
         S = game.state
         ncards, npiles = len(rules.deck), rules.pile_count

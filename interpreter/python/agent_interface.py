@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING
+from typing import Self
 
 from ..base.errors import ArgumentError, IllegalMoveError, printable
 from ..model.observation import information_state_string, observation_string
 from .game_core import GameCore, not_a_move, shown_value
 from .moves import Move
-
-if TYPE_CHECKING:
-    from .engine import Game
 
 
 class AgentInterface(GameCore):
@@ -124,7 +121,7 @@ class AgentInterface(GameCore):
 
     # -- a copy as a seat could imagine it ------------------------------------------------
 
-    def determinize(self, seat: int, rng: random.Random) -> "Game":
+    def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy of the game as `seat` could imagine it: every card it cannot see is dealt anew at
         random among the places of the cards it cannot see (faces kept as they lie), and the
         shuffles still to come (`shuffle`) draw on a seed taken from `rng`.

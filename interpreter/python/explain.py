@@ -51,7 +51,7 @@ from .moves import Move
 from ..front.parser import Binary, Call, Node, Ternary, Unary, parse_signature
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .game_core import GameCore
     from .state import State
 
 # Compiled parts, by ruleset: (template scope id, extra bindings, node) -> (function, type).
@@ -62,7 +62,7 @@ _MOST_COMPILED = 4_000
 class _Explainer:
     """Explains moves of one game for one seat."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: GameCore, seat: int) -> None:
         self.game = game
         self.rules = game.rules
         self.front = game.rules.front_end
@@ -256,7 +256,7 @@ class _Explainer:
 
 # -- the entry point ------------------------------------------------------------------------------
 
-def explain(game: Game, text: str, seat: int | None = None) -> Explanation:
+def explain(game: GameCore, text: str, seat: int | None = None) -> Explanation:
     """Why `text` is or is not a legal move now for the seat to act (or `seat`). See `Game.explain`."""
     try:
         move = game.parse_move(text, seat)
@@ -283,7 +283,7 @@ def explain(game: Game, text: str, seat: int | None = None) -> Explanation:
         raise runtime_error(exc, "explaining the move", rules.moves[0].pos if rules.moves else None) from None
 
 
-def _explain(game: Game, wanted: str, shown: str, seat: int, legal_moves: list[Move]) -> Explanation:
+def _explain(game: GameCore, wanted: str, shown: str, seat: int, legal_moves: list[Move]) -> Explanation:
     rules = game.rules
     x = _Explainer(game, seat)
     legal_keys = {m.key()[:7]: m for m in legal_moves}

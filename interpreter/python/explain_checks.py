@@ -8,20 +8,19 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..front.compiler import PILE
-from .explain_parts import _Frame
+from .explain_parts import Explaining, _Frame
 from .explain_texts import _Shape
 from .explanation import Marked, Reason
 from .moves import BLIND, Move
 
 if TYPE_CHECKING:
-    from .explain import _Explainer
     from ..model.rules import MoveTemplate
 
 
 class _MoveCheck:
     """The checks of one move a text names, in the order the generated enumerator makes them."""
 
-    def __init__(self, explainer: _Explainer, template: MoveTemplate, shape: _Shape) -> None:
+    def __init__(self, explainer: Explaining, template: MoveTemplate, shape: _Shape) -> None:
         self.x = explainer
         self.game = explainer.game
         self.rules = explainer.rules

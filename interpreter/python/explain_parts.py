@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..base.errors import SourcePos
+from ..base.errors import CardrulesError, SourcePos
 from ..front.compiler import Scope
 from ..front.parser import Binary, Call, Comprehension, Name, Node
+from .explanation import Marked
+
+if TYPE_CHECKING:
+    from ..model.rules import Ruleset
+    from .game_core import GameCore
 
 
 class _Watched(list):  # type: ignore[type-arg]
@@ -163,3 +168,23 @@ def _conjuncts(node: Node) -> list[Node]:
     if isinstance(node, Binary) and node.op == "and":
         return _conjuncts(node.left) + _conjuncts(node.right)
     return [node]
+
+
+class Explaining(Protocol):
+    """What a move's checks (python/explain_checks.py) ask of the explanation under way (the
+    `_Explainer` of python/explain.py): the game and the seat asking, the cards it cannot see, the
+    ruleset's front end, and the valuing and marking of expressions."""
+
+    game: GameCore
+    rules: Ruleset
+    front: Any            # the ruleset's front end (None for a ruleset built without one)
+    seat: int
+    hidden: frozenset[int]
+
+    def value(self, node: Node, frame: _Frame) -> _Value: ...
+
+    def mark(self, node: Node, frame: _Frame, note: str) -> Marked: ...
+
+    def failure(self, value: _Value, node: Node, frame: _Frame) -> CardrulesError: ...
+
+    def false_part(self, node: Node, frame: _Frame, out: list[Marked], suffix: str = "") -> None: ...

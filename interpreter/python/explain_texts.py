@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .moves import BLIND, Move
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .game_core import GameCore
     from ..model.rules import Ruleset
 
 # How many texts of possible moves "did you mean" compares with, and how many it offers.
@@ -130,7 +130,7 @@ def replace_shape(shape: _Shape) -> _Shape:
 
 # -- did you mean ---------------------------------------------------------------------------------
 
-def _pool(game: Game, seat: int, hidden: frozenset[int]) -> list[str]:
+def _pool(game: GameCore, seat: int, hidden: frozenset[int]) -> list[str]:
     """The texts of the moves the position's piles could make (legal or not), up to MAX_POOL."""
 
     rules, S = game.rules, game.state

@@ -6,14 +6,13 @@ agent_interface.py, results.py) over it."""
 from __future__ import annotations
 
 import numbers
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from ..base.errors import ArgumentError, IllegalMoveError, printable
 from .moves import BLIND, Lineage, Move
 
 if TYPE_CHECKING:
     from ..model.rules import Ruleset
-    from .engine import Game
     from .state import State
 
 
@@ -97,8 +96,11 @@ class GameCore:
     def apply(self, move: Move, settle: bool = True) -> None:
         raise NotImplementedError  # python/engine.py
 
-    def clone(self) -> Game:
+    def clone(self) -> Self:
         raise NotImplementedError  # python/engine.py
+
+    def parse_move(self, text: str, seat: int | None = None) -> Move:
+        raise NotImplementedError  # python/agent_interface.py
 
     # -- the game as it stands ----------------------------------------------------------------
 
