@@ -72,8 +72,11 @@ def run_solvitaire(binary: str, deal: dict[str, Any], timeout: float, folder: Pa
     path = folder / "deal.json"
     path.write_text(json.dumps(deal))
     before = cpu_children()
-    done = subprocess.run([binary, "--type", "klondike", "--classify", "--timeout", str(int(timeout * 1000)), str(path)],
-                          capture_output=True, text=True, timeout=timeout * 10 + 60)
+    try:
+        done = subprocess.run([binary, "--type", "klondike", "--classify", "--timeout", str(int(timeout * 1000)),
+                               str(path)], capture_output=True, text=True, timeout=timeout * 10 + 60)
+    except subprocess.TimeoutExpired:  # (its own timeout counts wall time: a process stopped a while overruns)
+        return UNKNOWN, 0, cpu_children() - before
     seconds = cpu_children() - before
     fields = [f.strip() for f in done.stdout.strip().split(",")]
     if len(fields) < 4:

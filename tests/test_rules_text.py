@@ -176,6 +176,13 @@ def test_klondike_end_lists_each_way_a_game_ends() -> None:
             "such that p is not empty and the top card of p is not face up:") in text
 
 
+def test_where_a_seat_with_no_move_passes_only_a_table_where_no_seat_can_move_ends_the_game() -> None:
+    text = flat(rules_of("crazy-eights"))
+    assert 'A seat with no legal move passes' in text
+    assert 'Lost ("no move is possible") when no seat can move (the default).' in text
+    assert "when no move is possible" not in text
+
+
 def test_cumulative_vegas_adds_the_score_to_the_balance_at_the_end() -> None:
     text = flat(rules_of("klondike-vegas-cumulative"))
     assert "When the game ends, however it ends: - Add score to balance." in text

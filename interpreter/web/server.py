@@ -206,8 +206,14 @@ class Hall:
                 return server, seat
         return None
 
-    def server_of(self, table: WebTable) -> TableServer:
-        return next(server for server in self.servers if server.table is table)
+    def pages(self, table: WebTable) -> dict[int | None, int]:
+        """How many pages each seat of `table` has open (none yet for a table just opened)."""
+        server = next((server for server in self.servers if server.table is table), None)
+        return server.pages() if server is not None else {}
+
+    def idle(self, table: WebTable) -> bool:
+        """No page shows `table`."""
+        return not self.pages(table)
 
     def keep(self, tables: list[WebTable]) -> None:
         """Serve only these tables (those the lobby still has open)."""
@@ -249,7 +255,7 @@ def make_app(table: WebTable | None, bot_delay: float = 0.4, lobby: Lobby | None
         if lobby is None or not is_lobby(request.path_params.get("token")):
             return JSONResponse({"error": "no such lobby"}, status_code=404, headers=SECURITY_HEADERS)
         if request.method == "GET":
-            return JSONResponse(lobby.state(lambda t: hall.server_of(t).pages()), headers=SECURITY_HEADERS)
+            return JSONResponse(lobby.state(hall.pages), headers=SECURITY_HEADERS)
         if not _same_origin(request.headers) or request.headers.get("content-type", "").split(";")[0] != "application/json":
             return JSONResponse({"error": "a new table is asked for by the lobby's page, as JSON"},
                                 status_code=403, headers=SECURITY_HEADERS)
@@ -259,12 +265,13 @@ def make_app(table: WebTable | None, bot_delay: float = 0.4, lobby: Lobby | None
             if len(body) > MAX_MESSAGE:
                 return JSONResponse({"error": f"a request is at most {MAX_MESSAGE} bytes"}, status_code=413,
                                     headers=SECURITY_HEADERS)
+        try:
+            asked = json.loads(body)
+        except ValueError:
+            return JSONResponse({"error": "a request is a JSON object"}, status_code=400, headers=SECURITY_HEADERS)
         async with opening:
             try:
-                asked = json.loads(body)
-                opened = await asyncio.to_thread(lobby.open, asked, lambda t: not hall.server_of(t).sockets)
-            except ValueError:
-                return JSONResponse({"error": "a request is a JSON object"}, status_code=400, headers=SECURITY_HEADERS)
+                opened = await asyncio.to_thread(lobby.open, asked, hall.idle)
             except CardrulesError as exc:
                 return JSONResponse({"error": printable(str(exc))}, status_code=400, headers=SECURITY_HEADERS)
             hall.add(opened.table)

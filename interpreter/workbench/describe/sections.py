@@ -280,7 +280,9 @@ class RulesDescriber(MovesDescriber):
                           f"variables, seat to act) occurs {repeat['count']} times.")
         result, reason = self.rules.no_moves_result
         default = "" if end.get("no_moves") else " (the default)"
-        self.out.item(f"{_outcome(result, reason, self.rules.max_players)} when no move is possible{default}.")
+        # (where a seat with no move passes, `turns.no_move: pass`, only a table where no seat can move ends so)
+        stuck = "no seat can move" if self.rules.stuck_pass is not None else "no move is possible"
+        self.out.item(f"{_outcome(result, reason, self.rules.max_players)} when {stuck}{default}.")
         default = "" if end.get("max_moves") else " (the default)"
         self.out.item(f"{_outcome('limit', None)} after {self.rules.max_moves:,} moves{default}.")
         if self.data.get("on_end"):
