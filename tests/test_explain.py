@@ -146,11 +146,11 @@ def test_a_game_that_is_over_says_so() -> None:
 
 def test_a_rule_past_the_step_limit_while_explaining_is_a_ruleset_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardrules import RulesetRuntimeError
-    from cardrules.front import runtime as compiler
+    from cardrules.front import runtime
 
     game = load_ruleset("ten-bucks").new_game(seed=1)
     game.legal_moves()
-    monkeypatch.setattr(compiler, "MAX_STEPS", 3)  # `no_bill`'s when looks at every bill of the hand
+    monkeypatch.setattr(runtime, "MAX_STEPS", 3)  # `no_bill`'s when looks at every bill of the hand
     with pytest.raises(RulesetRuntimeError) as caught:
         game.explain("no_bill")
     assert caught.value.pos is not None

@@ -204,10 +204,10 @@ def test_positions_proven_lost_never_include_a_winnable_one_even_when_a_search_i
     from which no win is reachable, and a later search with that knowledge gives the true answer.
     (A position reached by a turn of the stock is searched with fewer moves, model/turn_runs.py: proven
     lost there, it may be won with a move played before the turn, so only its place is checked.)"""
-    from cardrules.workbench import solver_search as solver
+    from cardrules.workbench import solver_search
     from cardrules.workbench.solver_search import _Search, new_search_game
     if not turn_runs:
-        monkeypatch.setattr(solver, "turn_runs", lambda rules: None)
+        monkeypatch.setattr(solver_search, "turn_runs", lambda rules: None)
     proven = proven_after_turn = 0
     for rules, seed in [(load_ruleset(path), seed) for path in (TINY, TINY_STOCK) for seed in range(1, 21)]:
         winning, reachable = winnable_keys(rules, seed)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from cardrules import load_ruleset
-from cardrules.workbench import solver_search as solver
+from cardrules.workbench import solver_search
 from cardrules.model import turn_runs as turn_runs_module
 from cardrules.workbench.solver import SOLVABLE, UNKNOWN, UNSOLVABLE, solve
 from cardrules.workbench.solver_analysis import analyse
@@ -99,7 +99,7 @@ def test_a_move_that_names_what_the_turns_use_does_not_commute(tmp_path: Path) -
 def test_after_a_turn_the_search_tries_no_move_that_commutes_with_the_turns() -> None:
     rules = load_ruleset("klondike-draw3")
     for seed in range(1, 30):
-        game = solver.new_search_game(rules, seed)
+        game = solver_search.new_search_game(rules, seed)
         draw = next(m for m in game.legal_moves() if rules.moves[m.template].name == "draw")
         game.apply(draw)
         search = _Search(game, analyse(rules), math.inf, 10 ** 6, use_safe=False)
@@ -133,7 +133,7 @@ def test_pruning_turn_runs_changes_no_answer_of_the_search_without_it(
     assert turn_runs(rules) is not None
     answers = {}
     for pruned in (True, False):
-        monkeypatch.setattr(solver, "turn_runs", turn_runs_module.turn_runs if pruned else lambda rules: None)
+        monkeypatch.setattr(solver_search, "turn_runs", turn_runs_module.turn_runs if pruned else lambda rules: None)
         answers[pruned] = [solve(rules, seed=seed, thoughtful=True, timeout=None, use_safe=use_safe).answer
                            for seed in range(1, 21) for use_safe in (True, False)]
     assert answers[True] == answers[False] and UNKNOWN not in answers[True]
