@@ -40,9 +40,7 @@ function entry() { return lobby.rulesets.find((r) => r.name === $("ruleset").val
 
 function fillRulesets() {
   $("ruleset").replaceChildren(...lobby.rulesets.map((r) => element("option", r.title + " (" + r.name + ")", {value: r.name})));
-  const klondike = lobby.rulesets.find((r) => r.name === "klondike");
-  if (klondike) $("ruleset").value = klondike.name;
-  chosen();
+  chosen();  // the first offered, as the server lists them
 }
 
 // A ruleset chosen: its players' range, its options, a seat kind for each player.
