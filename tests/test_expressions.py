@@ -33,6 +33,7 @@ from cardrules import RulesetError, find_ruleset, load_ruleset
 from cardrules.front.compiler import (BOOL, CARD, CARDS, INT, LIST, PILE, RUNTIME_GLOBALS, STR, Compiled, CompileError,
                                 Compiler, Function, InlinedFunctionError, Scope, type_of_value)
 from cardrules.front.parser import ParseError, parse_expression, parse_signature
+from cardrules.front.runtime import ValueCheckError
 from cardrules.front.source import load_document
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -477,6 +478,16 @@ NOT_FOLDED = ["score + 1", "size(stock)", "option.draw == score", "score > 0 and
 @pytest.mark.parametrize("expr", NOT_FOLDED)
 def test_not_folded(expr: str) -> None:
     assert not compile_expr(expr).const
+
+
+@pytest.mark.parametrize("expr", ["range(9223372036854775807)", "range(-9223372036854775807, 9223372036854775807)",
+                                  "size(range(-9223372036854775807, 0))"])
+def test_a_range_too_long_to_fold_is_an_error_when_it_runs_not_at_load(expr: str) -> None:
+    # (found by benchmarks/native_fuzz.py: the length of such a range does not fit a C size, and
+    # working it out at load raised OverflowError instead of leaving the range to run time)
+    assert not compile_expr(expr).const
+    with pytest.raises(ValueCheckError, match="has more than"):
+        evaluate(expr)
 
 
 # -- errors ----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""`all` and `any` over a zone's piles are written out as `and` and `or` of the piles (front/compiler.py,
+"""`all` and `any` over a zone's piles are written out as `and` and `or` of the piles (front/emit_python.py,
 `_unrolled`): the same value, the same steps charged, the items tested in order."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import itertools
 
 from cardrules import load_ruleset
-from cardrules.front.compiler import Meter, _unrolled
+from cardrules.front.compiler import Meter
+from cardrules.front.emit_python import _unrolled
 
 
 def evaluate(code: str, piles: list[list[int]], meter: Meter) -> object:

@@ -1,5 +1,5 @@
 """Stage 4's vocabulary: the static types of expressions, the `Scope` a name is resolved in, a ruleset
-`Function`, the `Compiled` result, and the errors the compiler raises (front/compiler.py)."""
+`Function`, the `Compiled` result, and the errors the checker raises (front/checker.py)."""
 
 from __future__ import annotations
 

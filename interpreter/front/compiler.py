@@ -1,443 +1,55 @@
 """Stage 4: check expression ASTs statically and compile them to Python source.
 
-The compiler works only from the parsed tree: every DSL name is resolved against
-a `Scope` (bindings, variables, zones, options, ruleset functions, builtins) and
-turned into a prefixed Python identifier or a table lookup; literals go through
-`repr`. Nothing from the ruleset text reaches Python except through that
-mapping, so the generated code can only read game state.
+`Compiler` is the one door the builder (model/) and the Python backend's tools go through: the
+checker (front/checker.py) turns the parsed tree into a typed tree (front/typed.py: names
+resolved, types checked, constants and options folded, ruleset functions written out), and the
+writer (front/emit_python.py) writes Python source from that tree. Nothing from the ruleset text
+reaches Python except through that tree, so the generated code can only read game state.
 
-Each compiled expression is a `Compiled(source, type, const, value, total, none)`. Options are
-constants of a loaded ruleset, so expressions over them fold at compile time.
-Ruleset functions are inlined at each call site (cycles are reported).
-
-`total` says the code cannot fail when it runs (no index out of range, no arithmetic or
-ordering on what may be `none` (`none` says which values may be), no division but by a
-non-zero constant, no run-time type check, no loop that counts steps). Only
-such code may be computed earlier than the expression says (hoisted into an outer loop, or
-out of the guard of an `and`, `or`, conditional or comprehension filter). Code that can fail
-is recorded in `Compiler.spans` with the syntax node it came from, so that a run-time error
-names the subexpression that failed (`failing_part`).
+Each compiled expression is a `Compiled(source, type, const, value, total, none)`: `total` says
+the code cannot fail when it runs (front/checker.py says when), so it may be computed earlier
+than the expression says (hoisted). Code that can fail is recorded in `Compiler.spans` with the
+syntax node it came from, so that a run-time error names the subexpression that failed
+(`failing_part`, here with the other helpers that read generated code: `names_in`,
+`variable_reads`, `show`).
 """
 
 from __future__ import annotations
 
 import io
-import operator
 import re
 import tokenize
-from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Callable
 
-from ..base.errors import SourcePos, unknown
-from ..base.limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES
-from .compile_calls import _BUILTIN_NAMES, _CallCompiler
-from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, NONE, PAIRS, PAIRS_ANY, PILE, PILES, STR, _TYPE_WORDS,
-                            Compiled, CompileError, Function, InlinedFunctionError, Scope, TooLargeError, type_of_value)
+from ..base.errors import SourcePos
+from .check_calls import _BUILTIN_NAMES
+from .checker import Checker
+from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, NONE, PAIRS, PAIRS_ANY, PILE, PILES, STR, Compiled,
+                            CompileError, Function, InlinedFunctionError, Scope, TooLargeError, type_of_value)
+from .emit_python import UNROLL_MOST, PythonEmitter
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Slice, Ternary, Unary
-from .runtime import RUNTIME_GLOBALS, Meter, StepLimitError, id_checks, power
+from .runtime import RUNTIME_GLOBALS, Meter, StepLimitError, id_checks
 
 
-def _const(value: Any) -> Compiled:
-    return Compiled(repr(value), type_of_value(value), True, value, True, value is None)
-
-
-def _accepts(expected: tuple[str, ...], actual: str) -> bool:
-    return actual == ANY or actual in expected or (actual == NONE and CARD in expected)
-
-
-# Where the checker cannot know a value's type ("any"), the generated code checks it when it runs.
-_RUNTIME_CHECKS = {INT: "want_int", BOOL: "want_bool", PILE: "want_pile", CARD: "want_card",
-                   CARDS: "want_list", PILES: "want_list", LIST: "want_list", STR: "want_str"}
-
-_LISTS = (LIST, CARDS, PILES)
-# Kinds of list the two branches of an `if else` may mix (the value is then a list of some kind).
-_BRANCH_LISTS = frozenset({LIST, CARDS, PILES, PAIRS, PAIRS_ANY})
-
-
-def _comparable(op: str, left: str, right: str) -> bool:
-    """May values of these static types be compared with `op`? ("any" is checked at run time.)"""
-    if ANY in (left, right):
-        return True
-    if op in ("==", "!="):
-        return left == right or NONE in (left, right) or (left in _LISTS and right in _LISTS) \
-            or {left, right} == {PAIRS, PAIRS_ANY}
-    return left == right and left in (INT, STR)
-
-
-def _in_range(value: Any) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or INT_MIN <= value <= INT_MAX
-
-
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
-          "**": power}
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-            ">=": operator.ge}
-_PY_OP = {"/": "//"}
-_ARITH_CALL = {"**": "power"}  # operators compiled as calls of a checked helper
-
-
-class Compiler(_CallCompiler):
-    """Compiles expressions of one scope. `uses_state` tells which state parts the code reads."""
+class Compiler:
+    """Compiles expressions of one scope to Python. `uses` tells which state parts the code reads;
+    `spans` the code that can fail, with the node each came from."""
 
     def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None,
                  budget: list[int] | None = None) -> None:
         self.scope = scope
+        self.checker = Checker(scope, budget)
         # `hoist`, where given, may replace a subexpression that cannot fail by a local computed
         # once in an outer loop of a generated enumerator (see python/rewrites.py, `_Hoister`).
-        self.hoist = hoist
-        # Syntax nodes this expression may still compile (functions inlined), and the ruleset's
-        # budget shared by all its expressions (a one-item list), if any.
-        self.left = MAX_COMPILED_NODES
-        self.budget = budget
-        self.uses: set[str] = set()
-        self._stack: list[str] = []
-        self._locals: dict[str, Compiled] = {}
-        # The code of each subexpression that can fail, with its node and the ruleset function
-        # whose body holds the node (None: the expression compiled), in the order compiled.
-        self.spans: list[tuple[str, Node, Function | None]] = []
+        self.writer = PythonEmitter(scope, hoist)
+        self.uses = self.writer.uses
+        self.spans = self.writer.spans
 
     def compile(self, node: Node, expect: tuple[str, ...] | None = None) -> Compiled:
         """Compile `node`; with `expect`, its type must be one of those (a value the checker cannot
         type is checked when the code runs)."""
-        self.left -= 1
-        if self.left < 0:
-            raise TooLargeError(f"the expression grows past {MAX_COMPILED_NODES:,} parts once its functions "
-                                f"are written out", node.pos)
-        if self.budget is not None:
-            self.budget[0] -= 1
-            if self.budget[0] < 0:
-                raise TooLargeError("the ruleset's expressions are too large in all (functions written out)",
-                                    node.pos)
-        result = self._compile(node)
-        if not result.total:
-            self._may_fail(result.source, node)
-        elif self.hoist is not None and not result.const and _hoistable(node, self.scope.functions):
-            result = self.hoist(result)  # only code that cannot fail may run before its guard
-        if expect is not None:
-            result = self.want(result, expect, node)
-        return result
-
-    def want(self, result: Compiled, expect: tuple[str, ...], node: Node, need: str = "") -> Compiled:
-        """`result` as one of the `expect`ed types: as it is when its type is one, wrapped in a
-        run-time check when its type is unknown ("any"), else a load-time error at `node`."""
-        if result.type in expect or (result.type == NONE and CARD in expect):
-            return result
-        if result.type != ANY:
-            need = need or "expected " + " or ".join(_TYPE_WORDS[t] for t in expect)
-            raise CompileError(f"{need}, got {_TYPE_WORDS[result.type]}", node.pos)
-        check = _RUNTIME_CHECKS.get(expect[0])
-        if check is None or any(_RUNTIME_CHECKS.get(t) != check for t in expect):
-            # several kinds of value are fine here: nothing to check, but what uses it may fail
-            return replace(result, total=False)
-        checked = Compiled(f"{check}({result.source})", expect[0], none=check == "want_card")
-        self._may_fail(checked.source, node)
-        return checked
-
-    def _may_fail(self, source: str, node: Node) -> None:
-        """Note code that can fail, to report a failure at `node`."""
-        function = self.scope.functions.get(self._stack[-1]) if self._stack else None
-        self.spans.append((source, node, function))
-
-    # -- names -----------------------------------------------------------------------------
-
-    def _name(self, node: Name) -> Compiled:
-        name = node.name
-        if name in self._locals:
-            return self._locals[name]
-        if name in self.scope.bindings:
-            source, type_ = self.scope.bindings[name]
-            return Compiled(source, type_, total=True, none=type_ in (CARD, NONE, ANY))
-        if name in self.scope.variables:
-            slot, type_, per_player = self.scope.variables[name]
-            self.uses.add("V")
-            if per_player:
-                if "player" not in self.scope.bindings:
-                    raise CompileError(f"'{name}' is a per-player variable, and no player is known here", node.pos)
-                return Compiled(f"V[{slot} + {self.scope.bindings['player'][0]}]", type_, total=True,
-                                none=type_ in (CARD, NONE, ANY))
-            return Compiled(f"V[{slot}]", type_, total=True, none=type_ in (CARD, NONE, ANY))
-        if name in self.scope.zones:
-            piles, single, per_player = self.scope.zones[name]
-            if per_player:  # the acting seat's pile(s)
-                if "player" not in self.scope.bindings:
-                    raise CompileError(f"'{name}' belongs to each seat, and no seat is acting here: "
-                                       f"use of({name}, seat)", node.pos)
-                return Compiled(f"SEATS_{name}[{self.scope.bindings['player'][0]}]", PILE if single else PILES,
-                                total=True)
-            if single:
-                return Compiled(repr(piles[0]), PILE, total=True)
-            return Compiled(repr(piles), PILES, value=piles, total=True)  # the piles known, for `tableau[0]`
-        if name == "option":
-            raise CompileError("'option' needs a name: option.<name>", node.pos)
-        if name in self.scope.functions or name in _BUILTIN_NAMES:
-            raise CompileError(f"'{name}' is a function: call it as {name}(...)", node.pos)
-        known = sorted(set(self.scope.bindings) | set(self.scope.variables) | set(self.scope.zones) | set(self._locals))
-        raise CompileError(unknown("name", name, known, "known here"), node.pos)
-
-    def _attr(self, node: Attr) -> Compiled:
-        if isinstance(node.obj, Name) and node.obj.name == "option" and "option" not in self.scope.bindings:
-            if node.name not in self.scope.options:
-                raise CompileError(unknown("option", node.name, self.scope.options), node.name_pos)
-            return _const(self.scope.options[node.name])
-        obj = self.compile(node.obj)
-        if obj.type == ANY:  # a pile's attribute, or else a card's: checked at run time
-            pile_attribute = node.name in ("index", "zone", "owner") and node.name not in self.scope.card_attributes
-            obj = self.want(obj, (PILE,) if pile_attribute else (CARD,), node.obj)
-        if obj.type in (CARD, NONE):
-            if node.name == "face_up":
-                self.uses.add("U")
-                if obj.type == CARD and obj.source in ("b_card",) or obj.source.startswith("l_"):
-                    # a comprehension's card may be `none` ([top(p)]): then this fails
-                    return Compiled(f"(U[{obj.source}] == 1)", BOOL, total=obj.source == "b_card")
-                return Compiled(f"({obj.source} is not None and U[{obj.source}] == 1)", BOOL, total=obj.total)
-            if node.name not in self.scope.card_attributes:
-                known_attributes = list(self.scope.card_attributes) + ["face_up"]
-                raise CompileError(unknown("card attribute", node.name, known_attributes, "attributes"),
-                                   node.name_pos)
-            # the tables map `none` (no card) to `none`
-            return Compiled(f"A_{node.name}[{obj.source}]", self.scope.card_attributes[node.name], total=obj.total)
-        if obj.type == PILE:
-            if node.name == "index":
-                return Compiled(f"PILE_INDEX[{obj.source}]", INT, total=obj.total, none=False)
-            if node.name == "zone":
-                return Compiled(f"PILE_ZONE[{obj.source}]", STR, total=obj.total, none=False)
-            if node.name == "owner":
-                return Compiled(f"PILE_OWNER[{obj.source}]", INT, total=obj.total, none=False)
-            raise CompileError(f"piles have no attribute '{node.name}' (attributes: index, owner, zone)",
-                               node.name_pos)
-        raise CompileError(f"{_TYPE_WORDS[obj.type]} has no attribute '{node.name}'", node.name_pos)
-
-    def _index(self, node: Index) -> Compiled:
-        obj = self.compile(node.obj, (PILES, CARDS, LIST, PILE))
-        index = self.compile(node.index, (INT,))
-        if obj.type == PILE:  # a pile indexed gives its cards, bottom first
-            self.uses.add("P")
-            return Compiled(f"P[{obj.source}][{index.source}]", CARD)  # may be out of range
-        if obj.type == ANY:  # a pile (its cards) or a list, told apart when the code runs
-            return Compiled(f"{self._listed(obj)}[{index.source}]", ANY)
-        element = {PILES: PILE, CARDS: CARD}.get(obj.type, ANY)
-        # only a constant index into a list known at load (a zone's piles) is known to be in range
-        total = isinstance(obj.value, tuple) and index.const and isinstance(index.value, int) \
-            and -len(obj.value) <= index.value < len(obj.value)
-        return Compiled(f"{obj.source}[{index.source}]", element, total=total)
-
-    def _slice(self, node: Slice) -> Compiled:
-        obj = self.compile(node.obj, (PILE, CARDS, PILES, LIST))
-        bounds = [self.compile(b, (INT,)) if b is not None else None for b in (node.lo, node.hi)]
-        # a bound that may be `none` (a card's number) is checked: none is no bound left out
-        bounds = [self.want(replace(b, type=ANY), (INT,), bound) if b is not None and bound is not None and b.none
-                  and not b.const else b for b, bound in zip(bounds, (node.lo, node.hi))]
-        if obj.type == PILE:
-            obj = Compiled(self._pile_cards(obj), CARDS, total=obj.total)
-        elif obj.type == ANY:  # a pile (its cards) or a list, told apart when the code runs
-            obj = Compiled(self._listed(obj), ANY)
-        code = ":".join(b.source if b is not None else "" for b in bounds)
-        if isinstance(obj.value, tuple) and all(b is None or b.const for b in bounds):
-            # a constant list, or a zone's piles (known at load, so `tableau[1:][0]` is checked then)
-            items = obj.value[slice(*(b.value if b is not None else None for b in bounds))]
-            return Compiled(repr(items), obj.type, const=obj.const, value=items, total=True)
-        # a copy as long as the slice, counted like a loop over it
-        return Compiled(f"charge({obj.source}[{code}])", obj.type if obj.type != ANY else LIST,
-                        total=obj.total and all(b is None or b.total and not b.none for b in bounds))
-
-    def _comprehension(self, node: Comprehension) -> Compiled:
-        if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax"):
-            raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max, "
-                               f"argmin, argmax or list", node.pos)
-        iterable = self.compile(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY))
-        iterable = Compiled(f"charge({iterable.source})", iterable.type)  # each step counts (limits.MAX_STEPS)
-        if iterable.type in (PAIRS, PAIRS_ANY):
-            if len(node.names) != 2:
-                raise CompileError("pairs(...) gives two values per step: 'for a, b in pairs(...)'", node.iterable.pos)
-            element_types = [CARD, CARD] if iterable.type == PAIRS else [ANY, ANY]
-        else:
-            if len(node.names) != 1:
-                raise CompileError("only pairs(...) can be unpacked into two names", node.iterable.pos)
-            element_types = [{PILES: PILE, CARDS: CARD}.get(iterable.type, ANY)]
-        saved = self._locals
-        self._locals = dict(saved)
-        py_names = []
-        for dsl_name, type_ in zip(node.names, element_types):
-            py = f"l_{dsl_name}_{len(self._stack)}_{node.pos}"
-            self._locals[dsl_name] = Compiled(py, type_, total=True)
-            py_names.append(py)
-        try:
-            element = self.compile(node.element, {"all": (BOOL,), "any": (BOOL,), "sum": (INT,), "min": (INT, STR),
-                                                   "max": (INT, STR), "argmin": (INT,), "argmax": (INT,)}.get(node.func))
-            condition = self.compile(node.condition, (BOOL,)) if node.condition is not None else None
-        finally:
-            self._locals = saved
-        target = ", ".join(py_names)
-        filter_ = f" if {condition.source}" if condition is not None else ""
-        if node.func == "count":  # counts the items that pass the filter (and whose element is true, if a truth value)
-            test = f" if {element.source}" if element.type == BOOL else ""
-            return Compiled(f"sum(1 for {target} in {iterable.source}{filter_}{test})", INT)
-        generator = f"{element.source} for {target} in {iterable.source}{filter_}"
-        if node.func == "list":
-            return Compiled(f"[{generator}]", CARDS if element.type == CARD else
-                            PILES if element.type == PILE else LIST)
-        if node.func in ("min", "max"):
-            return Compiled(f"{node.func}(({generator}), default=None)", element.type)
-        if node.func in ("argmin", "argmax"):  # the first item whose number is the lowest / highest
-            if len(py_names) != 1:
-                raise CompileError(f"{node.func}(...) gives one item: it cannot unpack pairs(...)", node.iterable.pos)
-            keyed = f"(({element.source}), {target}) for {target} in {iterable.source}{filter_}"
-            return Compiled(f"arg_best(({keyed}), {node.func == 'argmax'})", element_types[0])
-        if node.func in ("all", "any") and condition is None and len(py_names) == 1 and element.total:
-            unrolled = _unrolled(node.func, iterable.source, py_names[0], element.source)
-            if unrolled is not None:
-                return Compiled(unrolled, BOOL)
-        return Compiled(f"{node.func}({generator})", INT if node.func == "sum" else BOOL)
-
-    # -- operators -------------------------------------------------------------------------
-
-    def _fold(self, source: str, type_: str, parts: list[Compiled], compute: Callable[[list[Any]], Any],
-              node: Node | None = None, total: bool = False) -> Compiled:
-        """The value of an operation on constants, computed now; else its code (whose value is
-        never `none`), which cannot fail if `total` and its parts cannot."""
-        if all(p.const for p in parts):
-            try:
-                value = compute([p.value for p in parts])
-            except Exception:  # a constant error (1/0) stays for run time, where it can fail
-                return Compiled(source, type_)
-            if not _in_range(value):
-                raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})",
-                                   node.pos if node is not None else 0)
-            return _const(value)
-        return Compiled(source, type_, total=total and all(p.total for p in parts), none=False)
-
-    def _binary(self, node: Binary) -> Compiled:
-        op = node.op
-        if op in ("and", "or"):
-            left = self.compile(node.left, (BOOL,))
-            if left.const:
-                if op == "and":
-                    return self.compile(node.right, (BOOL,)) if left.value else _const(False)
-                return _const(True) if left.value else self.compile(node.right, (BOOL,))
-            right = self.compile(node.right, (BOOL,))
-            if right.const and bool(right.value) == (op == "and"):
-                return left
-            return Compiled(f"({left.source} {op} {right.source})", BOOL, total=left.total and right.total)
-        left = self.compile(node.left)
-        right = self.compile(node.right)
-        if op in _ARITH:
-            left = self.want(left, (INT,), node.left, f"'{op}' needs numbers")
-            right = self.want(right, (INT,), node.right, f"'{op}' needs numbers")
-            fn = _ARITH[op]
-            # fails on `none` (an attribute of no card), `/`, `%` by zero, and `**` out of range
-            total = not left.none and not right.none and (op not in ("/", "%") or right.const and right.value != 0) \
-                and op != "**"
-            code = f"{_ARITH_CALL[op]}({left.source}, {right.source})" if op in _ARITH_CALL else \
-                f"({left.source} {_PY_OP.get(op, op)} {right.source})"
-            return self._fold(code, INT, [left, right], lambda v: fn(v[0], v[1]), node, total)
-        if op in _COMPARE:
-            if not _comparable(op, left.type, right.type):
-                how = "compared for order" if op not in ("==", "!=") else "compared"
-                raise CompileError(f"{_TYPE_WORDS[left.type]} and {_TYPE_WORDS[right.type]} cannot be {how} "
-                                   f"('{op}'){' (they are never equal)' if op in ('==', '!=') else ''}", node.pos)
-            fn = _COMPARE[op]
-            # `==` and `!=` take any two values; ordering fails on `none`, or values of two types
-            total = op in ("==", "!=") or not (left.none or right.none or ANY in (left.type, right.type))
-            return self._fold(f"({left.source} {op} {right.source})", BOOL, [left, right],
-                              lambda v: fn(v[0], v[1]), total=total)
-        if op in ("in", "notin"):
-            if not _accepts((LIST, CARDS, PILES, STR), right.type):
-                raise CompileError(f"'in' needs a list on its right, got {_TYPE_WORDS[right.type]}", node.right.pos)
-            element = {CARDS: CARD, PILES: PILE, STR: STR}.get(right.type)
-            if element is not None and not _comparable("==", left.type, element):
-                raise CompileError(f"{_TYPE_WORDS[left.type]} is never in {_TYPE_WORDS[right.type]}", node.pos)
-            if right.type == ANY:
-                right = Compiled(f"want_container({right.source})", LIST)
-            word = "in" if op == "in" else "not in"
-            # in a list, `in` compares with `==`; in a string it fails on anything but a string
-            return self._fold(f"({left.source} {word} {right.source})", BOOL, [left, right],
-                              lambda v: (v[0] in v[1]) == (op == "in"), total=right.type in _LISTS)
-        raise CompileError(f"unknown operator {op}", node.pos)  # pragma: no cover
-
-    def _compile(self, node: Node) -> Compiled:
-        if isinstance(node, Const):
-            if not _in_range(node.value):
-                raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})", node.pos)
-            return _const(node.value)
-        if isinstance(node, Name):
-            return self._name(node)
-        if isinstance(node, Attr):
-            return self._attr(node)
-        if isinstance(node, Index):
-            return self._index(node)
-        if isinstance(node, Slice):
-            return self._slice(node)
-        if isinstance(node, Call):
-            return self._call(node)
-        if isinstance(node, Comprehension):
-            return self._comprehension(node)
-        if isinstance(node, Binary):
-            return self._binary(node)
-        if isinstance(node, Unary):
-            if node.op == "not":
-                operand = self.compile(node.operand, (BOOL,))
-                return self._fold(f"(not {operand.source})", BOOL, [operand], lambda v: not v[0], total=True)
-            operand = self.want(self.compile(node.operand), (INT,), node.operand, "'-' needs a number")
-            return self._fold(f"(-{operand.source})", INT, [operand], lambda v: -v[0], node, not operand.none)
-        if isinstance(node, Ternary):
-            condition = self.compile(node.condition, (BOOL,))
-            if condition.const:
-                return self.compile(node.then if condition.value else node.otherwise)
-            then = self.compile(node.then)
-            otherwise = self.compile(node.otherwise)
-            types = {then.type, otherwise.type}
-            if len(types) == 2 and not types & {ANY, NONE} and not types <= _BRANCH_LISTS:
-                # (a truth value one way and a number the other would fail only where it is used, at run time)
-                raise CompileError(f"'if else' gives {_TYPE_WORDS[then.type]} one way and "
-                                   f"{_TYPE_WORDS[otherwise.type]} the other: both must be of one kind", node.pos)
-            type_ = then.type if len(types) == 1 else CARD if types == {CARD, NONE} else ANY
-            return Compiled(f"({then.source} if {condition.source} else {otherwise.source})", type_,
-                            total=condition.total and then.total and otherwise.total,
-                            none=then.none or otherwise.none)
-        if isinstance(node, ListLit):
-            items = [self.compile(i) for i in node.items]
-            types = {i.type for i in items}
-            type_ = CARDS if types == {CARD} else PILES if types == {PILE} else LIST
-            if all(i.const for i in items):
-                return Compiled(repr(tuple(i.value for i in items)), type_, True, tuple(i.value for i in items), True)
-            return Compiled("(" + "".join(f"{i.source}, " for i in items) + ")", type_,
-                            total=all(i.total for i in items))
-        raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
-
-
-# `all` and `any` over a list of at most this many numbers written out (a zone's piles) are written out
-# as `and` and `or` of their items (`_unrolled`).
-UNROLL_MOST = 8
-
-
-def _unrolled(func: str, iterable: str, name: str, element: str) -> str | None:
-    """`all(ELEMENT for NAME in charge((2, 3, 4, 5)))` as `(charge((2, 3, 4, 5)) and E2 and E3 and ...)`,
-    each item's ELEMENT with the number in place of NAME (`any`: `or` of the items): no generator
-    to make and resume, the same steps charged, the same value (the items are truth values, tested
-    in order, the first that decides ends it). Only for an ELEMENT that cannot fail (so no error is
-    to be found in its code) and a tuple of 1 to `UNROLL_MOST` numbers; else None."""
-    match = re.fullmatch(r"charge\(\((\d+(?:, \d+)*),?\)\)", iterable)
-    if match is None:
-        return None
-    items = match.group(1).split(", ")
-    if len(items) > UNROLL_MOST:
-        return None
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(element).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return None
-    if any(t.start[0] != 1 or t.end[0] != 1 for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)):
-        return None  # written on one line, as generated code is
-    places = [t.start[1] for t in tokens if t.type == tokenize.NAME and t.string == name]
-    parts = []
-    for item in items:
-        text = element
-        for at in reversed(places):
-            text = text[:at] + item + text[at + len(name):]
-        parts.append(f"({text})")
-    joined = f" {'and' if func == 'all' else 'or'} ".join(parts)
-    return f"({iterable} and {joined})" if func == "all" else f"({iterable} and ({joined}))"
+        return self.writer.emit(self.checker.check(node, expect))
 
 
 @lru_cache(maxsize=4096)
@@ -468,14 +80,6 @@ def variable_reads(source: str, seats: int) -> tuple[frozenset[int], bool]:
             slot = int(match.group(1))
             slots.update(range(slot, slot + (seats if match.group(2) else 1)))
     return frozenset(slots), unplaced or "S.vars" in source.replace("V = S.vars", "")
-
-
-def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
-    """Expressions that cost a lookup or more: pile queries and card attributes (hoisted only
-    where their code cannot fail)."""
-    if isinstance(node, Call):
-        return node.func in ("top", "bottom", "size", "empty", "run") and node.func not in functions
-    return isinstance(node, Attr) and isinstance(node.obj, (Name, Call)) and node.obj != Name(node.obj.pos, "option")
 
 
 _LEVELS = {"or": 2, "and": 3, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7, "**": 9}  # comparisons and `in`: 5
@@ -603,5 +207,5 @@ def failing_part(exc: BaseException, only: list[Span] | None = None) -> tuple[So
 # run-time helpers of generated code (runtime.py).
 __all__ = ["ANY", "BOOL", "CARD", "CARDS", "INT", "LIST", "NONE", "PAIRS", "PAIRS_ANY", "PILE", "PILES", "RUNTIME_GLOBALS",
            "SPANS", "STR", "UNROLL_MOST", "CompileError", "Compiled", "Compiler", "Function", "InlinedFunctionError",
-           "Meter", "Scope", "Span", "StepLimitError", "TooLargeError", "failing_part", "id_checks", "names_in", "show",
-           "type_of_value", "variable_reads"]
+           "Meter", "Scope", "Span", "StepLimitError", "TooLargeError", "_BUILTIN_NAMES", "failing_part",
+           "id_checks", "names_in", "show", "type_of_value", "variable_reads"]

@@ -1,6 +1,6 @@
 """Stage 4's run-time half: the helpers the generated Python code calls (`RUNTIME_GLOBALS`), its
 checks of values the compiler could not type (`want_int`, ...), and the step `Meter` every loop of
-it is counted against (limits.MAX_STEPS). front/compiler.py emits the calls; the loaded ruleset
+it is counted against (limits.MAX_STEPS). front/emit_python.py writes the calls; the loaded ruleset
 (model/ruleset.py) runs the code in these globals."""
 
 from __future__ import annotations

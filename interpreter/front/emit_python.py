@@ -1,0 +1,357 @@
+"""Stage 4 for the Python backend: Python source written from a typed tree (front/typed.py).
+
+Every node becomes code that reads the state through names the builder binds (`P` the piles, `U`
+what is face up, `V` the variables, `A_<attr>` and `PILE_*` the tables, a scope's bindings) and
+calls the helpers of front/runtime.py; literals go through `repr`. Nothing from the ruleset text
+reaches Python but through the tree, so the code can only read game state.
+
+The writer decides nothing the tree says (types, constants, what may fail); it notes where code
+can fail (`spans`, each with the node it came from and the ruleset function that holds it, so a
+run-time error names the part that failed: front/compiler.py's `failing_part`), offers code that
+cannot fail to `hoist` (python/rewrites.py's `_Hoister`), and writes `all` and `any` over a few
+piles known at load out as `and` and `or` (`_unrolled`). It lives below the builder (model/),
+which writes the Python backend's functions from what it returns.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import replace
+from typing import Callable
+
+from .compile_types import ANY, BOOL, INT, PILE, Compiled, Function, Scope
+from .parser import Attr, Call, Name, Node
+from .typed import Typed
+
+_PY_OP = {"/": "//"}
+_PILE_TABLES = {"index": "PILE_INDEX", "zone": "PILE_ZONE", "owner": "PILE_OWNER"}
+
+
+def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
+    """Expressions that cost a lookup or more: pile queries and card attributes (hoisted only
+    where their code cannot fail)."""
+    if isinstance(node, Call):
+        return node.func in ("top", "bottom", "size", "empty", "run") and node.func not in functions
+    return isinstance(node, Attr) and isinstance(node.obj, (Name, Call)) and node.obj != Name(node.obj.pos, "option")
+
+
+class PythonEmitter:
+    """Writes the typed trees of one scope as Python. `uses` tells which state parts the code reads
+    (P, U, V, L: the lister of legal moves); `spans` the code that can fail."""
+
+    def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None) -> None:
+        self.scope = scope
+        self.hoist = hoist
+        self.uses: set[str] = set()
+        # The code of each part that can fail, with its node and the ruleset function whose body
+        # holds the node (None: the expression itself), in the order written.
+        self.spans: list[tuple[str, Node, Function | None]] = []
+        self._frames: list[tuple[Function, list[Compiled]]] = []  # functions written out: their arguments
+
+    def emit(self, typed: Typed) -> Compiled:
+        result = _WRITERS[typed.kind](self, typed)
+        if typed.unit:
+            if not result.total:
+                self._may_fail(result.source, typed.node)
+            elif self.hoist is not None and not result.const and _hoistable(typed.node, self.scope.functions):
+                result = self.hoist(result)  # only code that cannot fail may run before its guard
+        return result
+
+    def _may_fail(self, source: str, node: Node) -> None:
+        self.spans.append((source, node, self._frames[-1][0] if self._frames else None))
+
+    def _code(self, typed: Typed, source: str) -> Compiled:
+        return Compiled(source, typed.type, typed.const, typed.value, typed.total, typed.none)
+
+    def _wrapped(self, typed: Typed, inner: Compiled) -> Compiled:
+        if typed.kind == "loose":
+            return replace(inner, total=False)
+        checked = self._code(typed, f"{typed.info}({inner.source})")
+        self._may_fail(checked.source, typed.node)
+        return checked
+
+    def _listed(self, value: Compiled) -> str:
+        """Code for the items of a value taken where a pile or a list is: a pile's cards, a list as
+        it is; a value of a kind known only at run time (a variable holding a pile, which is a
+        number there) is told apart when the code runs."""
+        if value.type == PILE:
+            return self._pile_cards(value)
+        if value.type == ANY:
+            self.uses.add("P")
+            return f"pile_or_list(P, {value.source})"
+        return f"({value.source})"
+
+    def _pile_cards(self, pile: Compiled) -> str:
+        alias = self.scope.pile_aliases.get(pile.source)
+        if alias is not None:
+            return alias
+        self.uses.add("P")
+        return f"P[{pile.source}]"
+
+    def _seat_index(self, typed: Typed, seat: Compiled) -> str:
+        """A seat used as an index into the seats' variables or piles: as it is where the checker
+        knows it is one of the game's seats (the node cannot fail), else checked when it runs."""
+        if typed.total:
+            return seat.source
+        return f"seat_index({seat.source}, {self.scope.bindings.get('players', ('S.players', INT))[0]})"
+
+    # -- one writer per kind of node (front/typed.py's KINDS) ---------------------------------
+
+    def _const(self, typed: Typed) -> Compiled:
+        return self._code(typed, repr(typed.value))
+
+    def _pile(self, typed: Typed) -> Compiled:
+        return self._code(typed, repr(typed.info))
+
+    def _binding(self, typed: Typed) -> Compiled:
+        return self._code(typed, self.scope.bindings[typed.info][0])
+
+    def _variable(self, typed: Typed) -> Compiled:
+        slot, per_player = typed.info
+        self.uses.add("V")
+        if per_player:
+            return self._code(typed, f"V[{slot} + {self.scope.bindings['player'][0]}]")
+        return self._code(typed, f"V[{slot}]")
+
+    def _seat_variable(self, typed: Typed) -> Compiled:
+        seat = self.emit(typed.args[0])
+        self.uses.add("V")
+        return self._code(typed, f"V[{typed.info} + {self._seat_index(typed, seat)}]")
+
+    def _seat_zone(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"SEATS_{typed.info}[{self.scope.bindings['player'][0]}]")
+
+    def _zone_of(self, typed: Typed) -> Compiled:
+        seat = self.emit(typed.args[0])
+        return self._code(typed, f"SEATS_{typed.info}[{self._seat_index(typed, seat)}]")
+
+    def _item(self, typed: Typed) -> Compiled:
+        name, depth, offset = typed.info
+        return self._code(typed, f"l_{name}_{depth}_{offset}")
+
+    def _param(self, typed: Typed) -> Compiled:
+        return self._frames[-1][1][typed.info[0]]
+
+    def _inline(self, typed: Typed) -> Compiled:
+        arguments = [self.emit(a) for a in typed.args[:-1]]
+        arguments = [a if a.const or a.source.isidentifier() else replace(a, source=f"({a.source})")
+                     for a in arguments]
+        self._frames.append((typed.info, arguments))
+        try:
+            return self.emit(typed.args[-1])
+        finally:
+            self._frames.pop()
+
+    def _face_up(self, typed: Typed) -> Compiled:
+        card = self.emit(typed.args[0])
+        self.uses.add("U")
+        if typed.info == "guarded":
+            return self._code(typed, f"({card.source} is not None and U[{card.source}] == 1)")
+        return self._code(typed, f"(U[{card.source}] == 1)")
+
+    def _card_attr(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"A_{typed.info}[{self.emit(typed.args[0]).source}]")
+
+    def _pile_attr(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"{_PILE_TABLES[typed.info]}[{self.emit(typed.args[0]).source}]")
+
+    def _check(self, typed: Typed) -> Compiled:
+        return self._wrapped(typed, self.emit(typed.args[0]))
+
+    def _index_pile(self, typed: Typed) -> Compiled:
+        pile, index = (self.emit(a) for a in typed.args)
+        self.uses.add("P")
+        return self._code(typed, f"P[{pile.source}][{index.source}]")
+
+    def _index(self, typed: Typed) -> Compiled:
+        items, index = (self.emit(a) for a in typed.args)
+        listed = self._listed(items) if items.type == ANY else items.source
+        return self._code(typed, f"{listed}[{index.source}]")
+
+    def _slice(self, typed: Typed) -> Compiled:
+        items, *bounds = (self.emit(a) for a in typed.args)
+        if items.type == PILE:
+            listed = self._pile_cards(items)
+        elif items.type == ANY:
+            listed = self._listed(items)
+        else:
+            listed = items.source
+        has_lo, has_hi = typed.info
+        lo = bounds.pop(0).source if has_lo else ""
+        hi = bounds.pop(0).source if has_hi else ""
+        return self._code(typed, f"charge({listed}[{lo}:{hi}])")
+
+    def _covered(self, typed: Typed) -> Compiled:
+        pile = self.emit(typed.args[0])
+        self.uses.add("P")
+        return self._code(typed, f"any(P[q] for q in COVER[{pile.source}])")
+
+    def _size(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"len({self._listed(self.emit(typed.args[0]))})")
+
+    def _empty(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"(not {self._listed(self.emit(typed.args[0]))})")
+
+    def _end(self, typed: Typed) -> Compiled:
+        value = self.emit(typed.args[0])
+        end = "-1" if typed.info == "top" else "0"
+        listed = self._listed(value)
+        if value.type == ANY:  # (told apart once, then read)
+            return self._code(typed, f"end_item({listed}, {end})")
+        return self._code(typed, f"({listed}[{end}] if {listed} else None)")
+
+    def _cards(self, typed: Typed) -> Compiled:
+        return self._code(typed, self._pile_cards(self.emit(typed.args[0])))
+
+    def _run(self, typed: Typed) -> Compiled:
+        pile = self.emit(typed.args[0])
+        self.uses.add("U")
+        return self._code(typed, f"face_up_run({self._pile_cards(pile)}, U)")
+
+    def _legal_moves(self, typed: Typed) -> Compiled:
+        self.uses.add("L")
+        return self._code(typed, "S.lister()")
+
+    def _pairs(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"pairs({self.emit(typed.args[0]).source})")
+
+    def _abs(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"abs({self.emit(typed.args[0]).source})")
+
+    def _range(self, typed: Typed) -> Compiled:
+        bounds = [self.emit(a).source for a in typed.args]
+        return self._code(typed, f"charge(int_range({', '.join(bounds)}))")
+
+    def _best_of(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"{typed.info}({self.emit(typed.args[0]).source}, default=None)")
+
+    def _best(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"{typed.info}({', '.join(self.emit(a).source for a in typed.args)})")
+
+    def _list_count(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"len({self.emit(typed.args[0]).source})")
+
+    def _list_fold(self, typed: Typed) -> Compiled:
+        check = "want_ints" if typed.info == "sum" else "want_bools"  # the items of an untyped list
+        return self._code(typed, f"{typed.info}({check}({self.emit(typed.args[0]).source}))")
+
+    def _iterate(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"charge({self.emit(typed.args[0]).source})")
+
+    def _comprehension(self, typed: Typed) -> Compiled:
+        func, items = typed.info
+        iterable, element = self.emit(typed.args[0]), self.emit(typed.args[1])
+        condition = self.emit(typed.args[2]) if len(typed.args) > 2 else None
+        target = ", ".join(f"l_{name}_{depth}_{offset}" for name, depth, offset in items)
+        filter_ = f" if {condition.source}" if condition is not None else ""
+        if func == "count":  # counts the items that pass the filter (and whose element is true, if a truth value)
+            test = f" if {element.source}" if element.type == BOOL else ""
+            return self._code(typed, f"sum(1 for {target} in {iterable.source}{filter_}{test})")
+        generator = f"{element.source} for {target} in {iterable.source}{filter_}"
+        if func == "list":
+            return self._code(typed, f"[{generator}]")
+        if func in ("min", "max"):
+            return self._code(typed, f"{func}(({generator}), default=None)")
+        if func in ("argmin", "argmax"):  # the first item whose number is the lowest / highest
+            keyed = f"(({element.source}), {target}) for {target} in {iterable.source}{filter_}"
+            return self._code(typed, f"arg_best(({keyed}), {func == 'argmax'})")
+        if func in ("all", "any") and condition is None and len(items) == 1 and element.total:
+            unrolled = _unrolled(func, iterable.source, target, element.source)
+            if unrolled is not None:
+                return self._code(typed, unrolled)
+        return self._code(typed, f"{func}({generator})")
+
+    def _logic(self, typed: Typed) -> Compiled:
+        left, right = (self.emit(a) for a in typed.args)
+        return self._code(typed, f"({left.source} {typed.kind} {right.source})")
+
+    def _arith(self, typed: Typed) -> Compiled:
+        left, right = (self.emit(a) for a in typed.args)
+        if typed.info == "**":
+            return self._code(typed, f"power({left.source}, {right.source})")
+        return self._code(typed, f"({left.source} {_PY_OP.get(typed.info, typed.info)} {right.source})")
+
+    def _compare(self, typed: Typed) -> Compiled:
+        left, right = (self.emit(a) for a in typed.args)
+        return self._code(typed, f"({left.source} {typed.info} {right.source})")
+
+    def _in(self, typed: Typed) -> Compiled:
+        left, right = (self.emit(a) for a in typed.args)
+        word = "in" if typed.info == "in" else "not in"
+        return self._code(typed, f"({left.source} {word} {right.source})")
+
+    def _container(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"want_container({self.emit(typed.args[0]).source})")
+
+    def _not(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"(not {self.emit(typed.args[0]).source})")
+
+    def _neg(self, typed: Typed) -> Compiled:
+        return self._code(typed, f"(-{self.emit(typed.args[0]).source})")
+
+    def _ternary(self, typed: Typed) -> Compiled:
+        condition, then, otherwise = (self.emit(a) for a in typed.args)
+        return self._code(typed, f"({then.source} if {condition.source} else {otherwise.source})")
+
+    def _list(self, typed: Typed) -> Compiled:
+        return self._code(typed, "(" + "".join(f"{self.emit(i).source}, " for i in typed.args) + ")")
+
+    def _same(self, typed: Typed) -> Compiled:
+        return self.emit(typed.args[0])
+
+
+_WRITERS: dict[str, Callable[[PythonEmitter, Typed], Compiled]] = {
+    "const": PythonEmitter._const, "pile": PythonEmitter._pile, "piles": PythonEmitter._const,
+    "binding": PythonEmitter._binding, "variable": PythonEmitter._variable,
+    "seat_variable": PythonEmitter._seat_variable, "seat_zone": PythonEmitter._seat_zone,
+    "zone_of": PythonEmitter._zone_of, "item": PythonEmitter._item, "param": PythonEmitter._param,
+    "inline": PythonEmitter._inline, "face_up": PythonEmitter._face_up, "card_attr": PythonEmitter._card_attr,
+    "pile_attr": PythonEmitter._pile_attr, "check": PythonEmitter._check, "loose": PythonEmitter._check,
+    "index_pile": PythonEmitter._index_pile, "index": PythonEmitter._index, "slice": PythonEmitter._slice,
+    "covered": PythonEmitter._covered, "size": PythonEmitter._size, "empty": PythonEmitter._empty,
+    "end": PythonEmitter._end, "cards": PythonEmitter._cards, "run": PythonEmitter._run,
+    "legal_moves": PythonEmitter._legal_moves, "pairs": PythonEmitter._pairs, "abs": PythonEmitter._abs,
+    "range": PythonEmitter._range, "best_of": PythonEmitter._best_of, "best": PythonEmitter._best,
+    "list_count": PythonEmitter._list_count, "list_fold": PythonEmitter._list_fold,
+    "comprehension": PythonEmitter._comprehension, "iterate": PythonEmitter._iterate, "and": PythonEmitter._logic,
+    "or": PythonEmitter._logic, "arith": PythonEmitter._arith, "compare": PythonEmitter._compare,
+    "in": PythonEmitter._in, "container": PythonEmitter._container, "not": PythonEmitter._not,
+    "neg": PythonEmitter._neg, "ternary": PythonEmitter._ternary, "list": PythonEmitter._list,
+    "same": PythonEmitter._same,
+}
+
+
+# `all` and `any` over a list of at most this many numbers written out (a zone's piles) are written out
+# as `and` and `or` of their items (`_unrolled`).
+UNROLL_MOST = 8
+
+
+def _unrolled(func: str, iterable: str, name: str, element: str) -> str | None:
+    """`all(ELEMENT for NAME in charge((2, 3, 4, 5)))` as `(charge((2, 3, 4, 5)) and E2 and E3 and ...)`,
+    each item's ELEMENT with the number in place of NAME (`any`: `or` of the items): no generator
+    to make and resume, the same steps charged, the same value (the items are truth values, tested
+    in order, the first that decides ends it). Only for an ELEMENT that cannot fail (so no error is
+    to be found in its code) and a tuple of 1 to `UNROLL_MOST` numbers; else None."""
+    match = re.fullmatch(r"charge\(\((\d+(?:, \d+)*),?\)\)", iterable)
+    if match is None:
+        return None
+    items = match.group(1).split(", ")
+    if len(items) > UNROLL_MOST:
+        return None
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(element).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    if any(t.start[0] != 1 or t.end[0] != 1 for t in tokens if t.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)):
+        return None  # written on one line, as generated code is
+    places = [t.start[1] for t in tokens if t.type == tokenize.NAME and t.string == name]
+    parts = []
+    for item in items:
+        text = element
+        for at in reversed(places):
+            text = text[:at] + item + text[at + len(name):]
+        parts.append(f"({text})")
+    joined = f" {'and' if func == 'all' else 'or'} ".join(parts)
+    return f"({iterable} and {joined})" if func == "all" else f"({iterable} and ({joined}))"
