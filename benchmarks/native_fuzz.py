@@ -8,9 +8,10 @@ until N expressions are compared, plays each module's games through both backend
 (`native_fuzzing.fuzz_module`), and prints the cases (expressions generated, compared after
 leaving out those the native backend does not cover, and in focus during play), the modules
 compiled, games, moves, Python errors that compiled code stopped at alike, native stops at its
-own bounds, and the differences by kind, each shrunk (`native_fuzzing.shrink`, a few compiles
-more) to a ruleset of one expression, printed as YAML. Module i is drawn from
-`random.Random(f"{seed}/{i}")`, so the same --seed gives the same modules whatever --jobs is.
+own bounds, and the differences by kind (a failure to load that is not a positioned error is one:
+"crash at load"), each shrunk (`native_fuzzing.shrink`, a few compiles more) to a ruleset of one
+expression, printed as YAML. Module i is drawn from `random.Random(f"{seed}/{i}")`, so the same
+--seed gives the same modules whatever --jobs is.
 Compiling a module costs some 30-60 CPU-seconds. Exit status 1 on any difference.
 """
 
@@ -45,7 +46,7 @@ def fuzz(seed: int, index: int, probes: int, folder: str) -> tuple[nf.Tally, Fou
     items = nf.probes(rng, probes)
     run = nf.fuzz_module(Path(folder) / f"module-{index}", items, seed=index)
     found = [(d, run.module.items[d.probe]) for d in run.differences
-             if d.probe is not None and d.probe < len(run.module.items)]
+             if d.probe is not None and d.probe < len(run.module.items)] + run.crashes
     return run.tally, found, time.process_time() - start
 
 

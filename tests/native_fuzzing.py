@@ -650,6 +650,9 @@ class Module:
     text: str
     where: dict[int, int]
     dropped: Counter[str] = field(default_factory=Counter)  # probes left out: why (load error, not native)
+    # probes left out because loading them failed with something other than a CardrulesError (a
+    # fault of cardrules: every bad input gets a positioned error), with that failure's kind
+    crashed: list[tuple[Probe, str]] = field(default_factory=list)
 
     @property
     def path(self) -> Path:
@@ -683,10 +686,11 @@ def build(folder: Path, items: list[Probe]) -> tuple[Module, Any, Any]:
     from cardrules.native import Unsupported, native_backend
 
     dropped: Counter[str] = Counter()
+    crashed: list[tuple[Probe, str]] = []
     items = list(items)
     while True:
         module = write_module(folder, items)
-        module.dropped = dropped
+        module.dropped, module.crashed = dropped, crashed
         try:
             rules = load_ruleset(str(module.path))
             return module, rules, native_backend(rules)
@@ -697,6 +701,13 @@ def build(folder: Path, items: list[Probe]) -> tuple[Module, Any, Any]:
             pos = getattr(exc, "pos", None)
             line = pos.line if pos is not None else None
             why = f"does not load: {re.sub(r'[0-9]+', 'N', str(exc).split(': ', 2)[-1])[:80]}"
+        except Exception as exc:  # noqa: BLE001 - a fault of the loader: found by loading each probe alone
+            index = _crashing_probe(folder / "alone", items)
+            if index is None:
+                raise
+            crashed.append((items[index], f"crash at load: {_kind_of_error(exc)}"))
+            del items[index]
+            continue
         index = probe_at(module, line)
         named = re.search(r"the variable '(\w+)'", why)
         if index is None and named:  # a variable no kind fits: a probe setting it is to blame
@@ -707,6 +718,22 @@ def build(folder: Path, items: list[Probe]) -> tuple[Module, Any, Any]:
         dropped[why] += 1
         DROPPED_EXAMPLES.setdefault(why, items[index].text)
         del items[index]
+
+
+def _crashing_probe(folder: Path, items: list[Probe]) -> int | None:
+    """The first probe whose ruleset of its own fails to load with something other than a
+    CardrulesError (or Unsupported: the native backend is not asked)."""
+    from cardrules import load_ruleset
+    from cardrules.base.errors import CardrulesError
+
+    for index, item in enumerate(items):
+        try:
+            load_ruleset(str(write_module(folder, [item]).path))
+        except CardrulesError:
+            pass
+        except Exception:  # noqa: BLE001
+            return index
+    return None
 
 
 # -- playing both backends ---------------------------------------------------------------------
@@ -960,7 +987,8 @@ class Run:
 
     module: Module
     tally: Tally
-    differences: list[Difference]
+    differences: list[Difference]  # those of `crashes` among them
+    crashes: list[tuple[Difference, Probe]] = field(default_factory=list)  # loading failed as no error should
 
 
 def fuzz_module(folder: Path, items: list[Probe], seed: int = 0, passes: int = 2, max_moves: int = 200) -> Run:
@@ -982,7 +1010,8 @@ def fuzz_module(folder: Path, items: list[Probe], seed: int = 0, passes: int = 2
         start = next((p % count for p in range(end + 1, end + 1 + count) if p % count not in tally.evaluated),
                      (end + 1) % count)
         game += 1
-    return Run(module, tally, list(differences.values()))
+    crashes = [(Difference(kind, None, seed, 0, 0, item.text), item) for item, kind in module.crashed]
+    return Run(module, tally, [d for d, _ in crashes] + list(differences.values()), crashes)
 
 
 # -- shrinking -----------------------------------------------------------------------------------
@@ -1014,6 +1043,7 @@ def shrink(folder: Path, item: Probe, kind: str, seed: int = 0, rounds: int = 6)
         run = fuzz_module(folder / f"shrink{round_}", candidates, seed)
         alike = [(run.module.items[d.probe], d) for d in run.differences
                  if d.kind == kind and d.probe is not None and d.probe < len(run.module.items)]
+        alike += [(p, d) for d, p in run.crashes if d.kind == kind]
         if shown is None:
             shown = next((d for p, d in alike if p.text == best.text), None)
         fewer = [(p, d) for p, d in alike if (p.expr.size(), len(p.text)) < (best.expr.size(), len(best.text))]

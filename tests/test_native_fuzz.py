@@ -113,3 +113,28 @@ def test_a_difference_is_reported_with_its_probe_and_game(tmp_path: Path, monkey
     found, _ = nf.play_module(rules, backend, len(module.items), 3, 2, 0, 60, tally)
     assert found is not None and found.kind == "the legal moves differ" and found.probe == 0
     assert (found.seed, found.players, found.start) == (3, 2, 0)
+
+
+def test_a_probe_that_crashes_the_loader_is_a_difference_and_the_others_play_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Loading fails with something other than a positioned error (as `len(range(...))` of 64-bit
+    # bounds once raised OverflowError): the probe is found by loading each alone, kept as a
+    # "crash at load" difference, and left out of the module, which loads without it.
+    import cardrules
+    import cardrules.native
+
+    items = [nf.Probe("set_int", nf.leaf(nf.INT, "a + 1")), nf.Probe("set_int", nf.leaf(nf.INT, "a + 777")),
+             nf.Probe("when", nf.leaf(nf.BOOL, "flag"))]
+    load = cardrules.load_ruleset
+
+    def crashing(path: str, *args: object, **kwargs: object) -> object:
+        if "a + 777" in Path(path).read_text(encoding="utf-8"):
+            raise OverflowError("Python int too large to convert to C ssize_t")
+        return load(path, *args, **kwargs)
+
+    monkeypatch.setattr(cardrules, "load_ruleset", crashing)
+    monkeypatch.setattr(cardrules.native, "native_backend", lambda rules: None)
+    module, rules, _ = nf.build(tmp_path, items)
+    assert [p.text for p in module.items] == ["a + 1", "flag"]
+    assert [(p.text, kind) for p, kind in module.crashed] == \
+        [("a + 777", "crash at load: OverflowError: Python int too large to convert to C ssize_t")]
