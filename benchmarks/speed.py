@@ -405,7 +405,8 @@ def search(decisions: int, positions: int) -> None:
             if not played.is_over:
                 bot.choose(played)
         seconds = time.process_time() - started
-        own = sum(a.nbytes for a in (trial.C, trial.N, trial.U, trial.V, trial.M, trial.out, trial.CK, trial.KEY))
+        kept = root.clone()  # as a search keeps a position (played on, it makes room to list moves: `make_room`)
+        own = sum(a.nbytes for a in (kept.C, kept.N, kept.U, kept.V, kept.M, kept.out, kept.CK, kept.KEY))
         print(f"  {name:<10} a kept position holds {own / 1024:5.1f} KB (goal for Klondike <= 16 KB); positions "
               f"kept and played on from Python {kept_rate:8,.0f}/CPU-s;  mcts "
               f"{decisions / seconds:6.1f} decisions/CPU-s ({seconds / decisions * 1000:5.1f} ms each), "

@@ -744,3 +744,60 @@ def test_lists_compared_are_both_computed_natively_whatever_the_answer(tmp_path:
         game.apply(chosen)
     with pytest.raises(native.NativeStop):
         position.apply_code(backend.code(chosen))
+
+
+def _state_of(position: Any) -> Any:
+    return (position.piles(), position.faces(), position.legal_codes(), position.is_over, position.moves,
+            position.outcome, position.reason, position.score(0))
+
+
+def test_a_kept_position_holds_its_state_and_plays_on_as_the_position_it_was_copied_from() -> None:
+    # Bundled Klondike: its `end.cycle` keeps the positions of a turn through the stock under way. A
+    # copy (`clone`) holds the legal moves and those positions, not room to list or track more
+    # (which it makes when played on); played on with the same moves as the original, and set back
+    # (`copy_from`) into another kept copy, it plays the same moves to the same positions.
+    rules = load_ruleset(RULESETS / "klondike.yaml")
+    backend = native_backend(rules)
+    kept_during_a_cycle = kept_in_all = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        position = backend.start(rules.new_game(seed=seed))
+        keeps, kept_tracking = 0, False
+        while not position.is_over:
+            tracking = position.M[6] == 2 and position.M[8] > 1  # (CYCLE, SEEN: a turn through the stock kept)
+            if keeps < 3 and rng.random() < 0.02 or tracking and not kept_tracking:
+                keeps += 1
+                kept_tracking |= tracking
+                kept = position.clone()
+                seen = int(position.M[8]) if tracking else 0  # (SEEN)
+                kept_during_a_cycle += seen > 0
+                assert len(kept.out) == position.cnt and len(kept.CK) == seen
+                assert sum(a.nbytes for a in (kept.out, kept.CK)) == 8 * (position.cnt + seen * len(rules.deck))
+                other = position.clone()
+                other.copy_from(kept)  # (a kept copy set back into another)
+                ahead = rng.getstate()
+                for copy in (kept, other):
+                    rng.setstate(ahead)
+                    trial, original = copy, position.clone()
+                    for _ in range(30):
+                        assert _state_of(trial) == _state_of(original)
+                        if trial.is_over:
+                            break
+                        code = rng.choice(trial.legal_codes())
+                        trial.apply_code(code)
+                        original.apply_code(code)
+                rng.setstate(ahead)
+                kept_in_all += 1
+            position.apply_code(rng.choice(position.legal_codes()))
+    assert kept_during_a_cycle > 0 and kept_in_all >= 10
+
+
+def test_a_kept_position_of_openspiel_klondike_holds_at_most_16_kb() -> None:
+    # issue 32, goal 1: a search keeps positions by the thousand
+    rules = load_ruleset(Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel" / "solitaire.yaml")
+    position = native_backend(rules).start(rules.new_game(seed=1))
+    kept = position.clone()
+    held = sum(a.nbytes for a in (kept.C, kept.N, kept.U, kept.V, kept.M, kept.out, kept.CK, kept.KEY))
+    assert held <= 16 * 1024
+    kept.apply_code(kept.legal_codes()[0])  # and is played on as any position
+    assert len(kept.out) == kept.native.max_legal

@@ -144,6 +144,7 @@ class Native:
         seeds = seed if isinstance(seed, list) else [seed] * int(game.M[PLAYERS])
         mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
         game.repeat_room(self._moves_left(game))
+        game.make_room()
         stats = self.np.zeros(5, dtype=self.np.int64)
         score = int(game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK,
                                game.BK, game.KEY, game.MC, game.TMP, mt, seat_kinds, work, stats, lead))
@@ -158,6 +159,7 @@ class Native:
         kinds = self._random_kinds.get(players)
         if kinds is None:
             kinds = self._random_kinds[players] = self.np.zeros(players, dtype=self.np.int64)
+        game.make_room()
         game._call("playout", game.C, game.N, game.U, game.V, game.O, game.M, game.out, game.CK, game.BK, game.KEY,
                    game.MC, game.TMP, MT, kinds, None, stats, lead)
 
@@ -172,6 +174,7 @@ class Native:
         np = self.np
         mt, seat_kinds, work, lead = self._bots(game, seeds, kinds)
         game.repeat_room(self._moves_left(game))
+        game.make_room()
         clock = np.array([random.Random(f"{clock_seed}/{s}").getstate()[1] for s in range(int(game.M[PLAYERS]))],
                          dtype=np.int64)
         stats = np.zeros(6, dtype=np.int64)
@@ -202,7 +205,7 @@ class Native:
             raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
         mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
         seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
-        work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, len(game.out)) \
+        work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, self.max_legal) \
             if "greedy" in kinds else None
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
         lead = np.zeros(length if players > 1 else 1, dtype=np.int64)

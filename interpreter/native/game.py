@@ -160,17 +160,35 @@ class NativeGame:
             self.KEY = larger
 
     def clone(self) -> NativeGame:
-        """A copy to play on, with state arrays of its own (for a search's trials: `copy_from`
-        sets it back to a position without allocating); scratch arrays are shared."""
+        """A copy with state arrays of its own, to keep or to play on (a search's trials: `copy_from`
+        sets it back to a position without allocating). It holds the position alone: its legal
+        moves and the positions of a cycle under way, not the room to list more or track a longer
+        cycle, which is made when it is first played on (`make_room`); scratch arrays are shared."""
         other = copy.copy(self)
         other.C, other.N, other.U, other.V, other.M = (a.copy() for a in (self.C, self.N, self.U, self.V, self.M))
-        other.out, other.CK, other.KEY = self.out.copy(), self.CK.copy(), self.KEY.copy()
+        seen = int(self.M[SEEN]) if self.M[CYCLE] == CYCLE_TRACKING else 0
+        other.out, other.CK, other.KEY = self.out[:self.cnt].copy(), self.CK[:seen].copy(), self.KEY.copy()
         return other
+
+    def make_room(self) -> None:
+        """Room for compiled code that lists legal moves (`max_legal` of them) and tracks a cycle
+        (`MAX_CYCLE_POSITIONS` positions), where a kept copy (`clone`) holds only its own."""
+        np = self.native.np
+        if len(self.out) < self.native.max_legal:
+            out = np.empty(self.native.max_legal, dtype=np.int64)
+            out[:self.cnt] = self.out[:self.cnt]
+            self.out = out
+        rows = MAX_CYCLE_POSITIONS if self.native.rules.cycle is not None else 1
+        if len(self.CK) < rows:
+            CK = np.zeros((rows, self.CK.shape[1]), dtype=np.int64)
+            CK[:len(self.CK)] = self.CK
+            self.CK = CK
 
     def copy_from(self, other: NativeGame) -> None:
         """Make this copy (`clone`) the position `other` holds: its cards, faces, variables, turn,
         legal moves, the cycle under way and the positions counted for `end.repeat`."""
         np = self.native.np
+        self.make_room()
         for mine, theirs in ((self.C, other.C), (self.N, other.N), (self.U, other.U), (self.V, other.V),
                              (self.M, other.M)):
             np.copyto(mine, theirs)
@@ -190,6 +208,7 @@ class NativeGame:
         """As `Game.determinize`, in place: the cards `seat` cannot see dealt anew, drawn from the
         Mersenne Twister state `MT` (a `random.Random`'s, advanced in place); the legal moves listed
         again."""
+        self.make_room()
         self._call("determinize", self.C, self.N, self.U, self.M, seat, MT)
         self.cnt = 0 if self.M[OVER] else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
         if self.cnt < 0:
@@ -225,7 +244,7 @@ class NativeGame:
             raise IllegalMoveError(f"there is no seat {seat + 1}")
         if not self.native.rules.simultaneous:
             return self.out, 0
-        out = self.native.np.zeros(len(self.out), dtype=self.native.np.int64)
+        out = self.native.np.zeros(self.native.max_legal, dtype=self.native.np.int64)
         try:
             cnt = self._call("seat_legal", self.C, self.N, self.U, self.V, self.O, self.M, out, seat)
         finally:
@@ -254,6 +273,7 @@ class NativeGame:
         if seat is not None and seat != self.M[CURRENT]:
             self.out, self.cnt, self.M[CURRENT] = out, cnt, seat
         self.repeat_room(1)
+        self.make_room()
         self.cnt = self._call("step", self.C, self.N, self.U, self.V, self.O, self.M, self.out, self.cnt, self.CK,
                               self.BK, self.KEY, self.MC, self.TMP, code)
 
