@@ -230,6 +230,8 @@ class ExpressionGenerator:
             (2, lambda: (Node(SLIST, "{0}.tags", (self.expr(CARD, depth),)), STR)),
             (2, lambda: (Node(ILIST, "{0}.nums", (self.expr(CARD, depth),)), INT)),
             (1, lambda: (Node(CARDS, "pairs({0})", (self.expr(CARDS, depth),)), "pair")),
+            (1, lambda: self.subsets(CARDS, depth)),
+            (1, lambda: self.subsets(ILIST, depth)),
         ]
         if not self.listing:
             choices.append((1, lambda: (leaf(SLIST, "legal_moves()"), STR)))
@@ -244,11 +246,19 @@ class ExpressionGenerator:
             node, kind = choices[0][1]()
         return node, kind
 
+    def subsets(self, kind: str, depth: int) -> tuple[Node, str]:
+        """subsets(ITEMS), subsets(ITEMS, K) or subsets(ITEMS, LOW, HIGH): sets of cards or of numbers,
+        each a list of that kind (sizes mostly small constants, at times any number)."""
+        rng = self.rng
+        sizes = rng.choice(["", ", 2", ", 1, 3", ", {1}", ", 0, {1}", ", {1}, {2}", ", (-1), 1", ", 9, 60"])
+        args = (self.expr(kind, depth), *(self.expr(INT, depth) for _ in range(sizes.count("{"))))
+        return Node(kind, "subsets({0}" + sizes + ")", args), kind
+
     def comprehension(self, func: str, element: str, depth: int) -> Node:
         """FUNC(ELEMENT for NAME in ITEMS [if COND]); `element` the element's kind."""
         items, kind = self.items(depth)
         while (items.form.endswith((".tags", ".nums")) and func not in ("all", "any", "count", "sum")
-               or kind == "pair" and func in ("argmin", "argmax")):
+               or kind in ("pair", CARDS, ILIST) and func in ("argmin", "argmax")):
             items, kind = self.items(depth)  # (compiled code loops over a list attribute only so)
         saved = dict(self.scope)
         if kind == "pair":
@@ -740,7 +750,7 @@ def _crashing_probe(folder: Path, items: list[Probe]) -> int | None:
 
 # Where compiled code may stop and Python play on (docs/native.md, "Errors"): its own bounds, and
 # an overflow in the middle of an expression (compiled code checks every step, Python the value kept).
-NATIVE_BOUNDS = ("a long range", "too many legal moves", "more legal moves than it keeps", "too many positions",
+NATIVE_BOUNDS = ("a long range", "many subsets", "too many legal moves", "more legal moves than it keeps", "too many positions",
                  "more positions than", "too many selections", "more selections than", "more than 4 seats",
                  "a game longer than", "winners: a seat", "overflow")
 

@@ -194,6 +194,16 @@ VALUES: list[tuple[str, dict[str, Any], Any]] = [
     ("x ** y", {"x": -2, "y": 63 - 2}, -(2 ** 61)),
     ("x ** y", {"x": -3, "y": 39}, (-3) ** 39),
     # ranges
+    # subsets: every set of the items, fewer items first, each in the items' order
+    ("count(s for s in subsets(cards(tableau[0])))", {}, 8),
+    ("list(size(s) for s in subsets(cards(tableau[0])))", {}, [0, 1, 1, 1, 2, 2, 2, 3]),
+    ("list(s for s in subsets([1, 2, 3], 2))", {}, [[1, 2], [1, 3], [2, 3]]),
+    ("list(s for s in subsets([1, 2, 3], 2, 3))", {}, [[1, 2], [1, 3], [2, 3], [1, 2, 3]]),
+    ("list(s for s in subsets([1, 2, 3], -1, 0))", {}, [[]]),
+    ("count(s for s in subsets([1, 2, 3], x))", {"x": 4}, 0),
+    ("count(s for s in subsets([1, 2, 3], 3, 1))", {}, 0),
+    ("sum(sum(i for i in s) for s in subsets([1, 2, 3]))", {}, 24),
+    ("list(s[0] for s in subsets(cards(waste), 1))", {}, [C("5D"), C("9H")]),
     ("range(4)", {}, [0, 1, 2, 3]),
     ("range(2, 5)", {}, [2, 3, 4]),
     ("range(5, 2)", {}, []),

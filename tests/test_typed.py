@@ -65,6 +65,7 @@ MADE_BY: list[tuple[str, str]] = [
     ("run(waste)", "run"),
     ("size(legal_moves())", "legal_moves"),
     ("all(a.rank < b.rank for a, b in pairs(cards(stock)))", "pairs"),
+    ("count(s for s in subsets(cards(stock), 2))", "subsets"),
     ("abs(score)", "abs"),
     ("size(range(score))", "range"),
     ("min(card.tags)", "best_of"),

@@ -7,15 +7,15 @@ from typing import Any, Callable
 
 from ..base.errors import unknown
 from ..base.limits import MAX_INLINE_DEPTH
-from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, PAIRS, PAIRS_ANY, PILE, PILES, CompileError, Function,
-                            InlinedFunctionError, Scope, TooLargeError)
+from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, PAIRS, PAIRS_ANY, PILE, PILES, SUBSETS, SUBSETS_ANY,
+                            CompileError, Function, InlinedFunctionError, Scope, TooLargeError)
 from .parser import Call, Name, Node
 from .typed import Typed
 
 _FOLDED_RANGE = 1_000  # a range of constants up to this long is computed at load
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of", "legal_moves", "range", "covered")
+                  "abs", "pairs", "of", "legal_moves", "range", "covered", "subsets")
 
 
 class _CallChecker:
@@ -93,6 +93,11 @@ class _CallChecker:
             arity(1)
             arg = self.check(args[0], (CARDS, LIST))
             return Typed("pairs", PAIRS if arg.type == CARDS else PAIRS_ANY, node, (arg,), total=arg.total)
+        if func == "subsets":  # walked by a comprehension only (`for s in subsets(...)`)
+            arity(1, 2, 3)
+            items = self.check(args[0], (PILE, CARDS, LIST))
+            sizes = [self.check(a, (INT,)) for a in args[1:]]
+            return Typed("subsets", SUBSETS if items.type in (PILE, CARDS) else SUBSETS_ANY, node, (items, *sizes))
         if func == "abs":
             arity(1)
             arg = self.check(args[0], (INT,))

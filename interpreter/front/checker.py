@@ -22,8 +22,8 @@ from typing import Any, Callable
 from ..base.errors import unknown
 from ..base.limits import INT_MAX, INT_MIN, MAX_COMPILED_NODES
 from .check_calls import _BUILTIN_NAMES, _CallChecker
-from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, NONE, PAIRS, PAIRS_ANY, PILE, PILES, STR, _TYPE_WORDS,
-                            CompileError, Scope, TooLargeError, type_of_value)
+from .compile_types import (ANY, BOOL, CARD, CARDS, INT, LIST, NONE, PAIRS, PAIRS_ANY, PILE, PILES, STR, SUBSETS,
+                            SUBSETS_ANY, _TYPE_WORDS, CompileError, Scope, TooLargeError, type_of_value)
 from .parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Slice, Ternary, Unary
 from .runtime import power
 from .typed import Typed
@@ -44,6 +44,8 @@ _BRANCH_LISTS = frozenset({LIST, CARDS, PILES, PAIRS, PAIRS_ANY})
 
 def _comparable(op: str, left: str, right: str) -> bool:
     """May values of these static types be compared with `op`? ("any" is checked at run time.)"""
+    if {left, right} & {SUBSETS, SUBSETS_ANY}:
+        return False  # (walked by a comprehension, never compared)
     if ANY in (left, right):
         return True
     if op in ("==", "!="):
@@ -62,6 +64,9 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">=": operator.ge}
 
 
+WALKED = "subsets(...) is walked by a comprehension, as in count(s for s in subsets(hand, 2) if ...)"
+
+
 def const(value: Any, node: Node) -> Typed:
     return Typed("const", type_of_value(value), node, const=True, value=value, total=True, none=value is None)
 
@@ -78,6 +83,13 @@ class Checker(_CallChecker):
         self._stack: list[str] = []  # the functions being written out, outermost first
         # What a name means inside a comprehension or a function's body: an item, or a parameter.
         self._locals: dict[str, Typed] = {}
+
+    def check_whole(self, node: Node, expect: tuple[str, ...] | None = None) -> Typed:
+        """Check a whole expression: as `check`, and its value is one a game can hold (not subsets)."""
+        result = self.check(node, expect)
+        if result.type in (SUBSETS, SUBSETS_ANY):
+            raise CompileError(WALKED, node.pos)
+        return result
 
     def check(self, node: Node, expect: tuple[str, ...] | None = None) -> Typed:
         """Check `node`; with `expect`, its type must be one of those (a value the checker cannot
@@ -213,7 +225,7 @@ class Checker(_CallChecker):
         if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax"):
             raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max, "
                                f"argmin, argmax or list", node.pos)
-        iterable = self.check(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY))
+        iterable = self.check(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY, SUBSETS, SUBSETS_ANY))
         iterable = Typed("iterate", iterable.type, node.iterable, (iterable,))  # each step counts (limits.MAX_STEPS)
         if iterable.type in (PAIRS, PAIRS_ANY):
             if len(node.names) != 2:
@@ -222,7 +234,7 @@ class Checker(_CallChecker):
         else:
             if len(node.names) != 1:
                 raise CompileError("only pairs(...) can be unpacked into two names", node.iterable.pos)
-            element_types = [{PILES: PILE, CARDS: CARD}.get(iterable.type, ANY)]
+            element_types = [{PILES: PILE, CARDS: CARD, SUBSETS: CARDS, SUBSETS_ANY: LIST}.get(iterable.type, ANY)]
         saved = self._locals
         self._locals = dict(saved)
         items = []
@@ -346,6 +358,8 @@ class Checker(_CallChecker):
         if isinstance(node, ListLit):
             items = [self.check(i) for i in node.items]
             types = {i.type for i in items}
+            if types & {SUBSETS, SUBSETS_ANY}:
+                raise CompileError(WALKED, node.pos)
             type_ = CARDS if types == {CARD} else PILES if types == {PILE} else LIST
             if all(i.const for i in items):
                 return Typed("const", type_, node, const=True, value=tuple(i.value for i in items), total=True)

@@ -8,13 +8,16 @@ from typing import Any, Callable
 
 from .parser import Node
 
-# Types are plain strings: int bool str card cards pile piles list pairs none any.
+# Types are plain strings: int bool str card cards pile piles list pairs none any, and subsets (of a
+# list of cards, or of another list), which only a comprehension walks.
 INT, BOOL, STR, CARD, CARDS, PILE, PILES, LIST, PAIRS, PAIRS_ANY, NONE, ANY = (
     "int", "bool", "str", "card", "cards", "pile", "piles", "list", "pairs", "pairs_any", "none", "any")
+SUBSETS, SUBSETS_ANY = "subsets", "subsets_any"
 
 _TYPE_WORDS = {INT: "a number", BOOL: "a truth value", STR: "a string", CARD: "a card", CARDS: "a list of cards",
                PILE: "a pile", PILES: "a list of piles", LIST: "a list", PAIRS: "a list of pairs of cards",
-               PAIRS_ANY: "a list of pairs",
+               PAIRS_ANY: "a list of pairs", SUBSETS: "the subsets of a list of cards",
+               SUBSETS_ANY: "the subsets of a list",
                NONE: "none", ANY: "a value"}
 
 

@@ -217,6 +217,11 @@ class PythonEmitter:
     def _pairs(self, typed: Typed) -> Compiled:
         return self._code(typed, f"pairs({self.emit(typed.args[0]).source})")
 
+    def _subsets(self, typed: Typed) -> Compiled:
+        items, *sizes = (self.emit(a) for a in typed.args)
+        call = "subsets_of_size" if len(sizes) == 1 else "subsets"
+        return self._code(typed, f"{call}({', '.join([self._listed(items), *(s.source for s in sizes)])})")
+
     def _abs(self, typed: Typed) -> Compiled:
         return self._code(typed, f"abs({self.emit(typed.args[0]).source})")
 
@@ -312,7 +317,8 @@ _WRITERS: dict[str, Callable[[PythonEmitter, Typed], Compiled]] = {
     "index_pile": PythonEmitter._index_pile, "index": PythonEmitter._index, "slice": PythonEmitter._slice,
     "covered": PythonEmitter._covered, "size": PythonEmitter._size, "empty": PythonEmitter._empty,
     "end": PythonEmitter._end, "cards": PythonEmitter._cards, "run": PythonEmitter._run,
-    "legal_moves": PythonEmitter._legal_moves, "pairs": PythonEmitter._pairs, "abs": PythonEmitter._abs,
+    "legal_moves": PythonEmitter._legal_moves, "pairs": PythonEmitter._pairs, "subsets": PythonEmitter._subsets,
+    "abs": PythonEmitter._abs,
     "range": PythonEmitter._range, "best_of": PythonEmitter._best_of, "best": PythonEmitter._best,
     "list_count": PythonEmitter._list_count, "list_fold": PythonEmitter._list_fold,
     "comprehension": PythonEmitter._comprehension, "iterate": PythonEmitter._iterate, "and": PythonEmitter._logic,

@@ -5,6 +5,8 @@ it is counted against (limits.MAX_STEPS). front/emit_python.py writes the calls;
 
 from __future__ import annotations
 
+from itertools import combinations
+from math import comb
 from typing import Any, Callable
 
 from ..base.limits import INT_MAX, INT_MIN, MAX_STEPS
@@ -47,6 +49,42 @@ def face_up_run(pile: list[int], up: Any) -> list[int]:
 def pairs(items: Any) -> list[tuple[Any, Any]]:
     """Neighbouring pairs: [a, b, c] -> [(a, b), (b, c)]."""
     return list(zip(items, items[1:]))
+
+
+class Subsets:
+    """`subsets(items, low, high)`: every set of `low` to `high` of the items (both counted), each a
+    list of them in their order, sets of fewer items first and, among sets of one size, as
+    `itertools.combinations` gives them. Its length, the number of sets (at most MAX_STEPS + 1: a
+    loop over more is over the step limit anyway), is what a loop over it is charged before it
+    starts; the sets are made as the loop goes."""
+
+    __slots__ = ("items", "sizes", "count")
+
+    def __init__(self, items: Any, low: Any = 0, high: Any = None) -> None:
+        self.items = items
+        low = max(want_int(low), 0)
+        high = len(items) if high is None else min(want_int(high), len(items))
+        self.sizes = range(low, high + 1)
+        count = 0
+        for k in self.sizes:
+            count += comb(len(items), k)
+            if count > MAX_STEPS:
+                count = MAX_STEPS + 1
+                break
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Any:
+        for k in self.sizes:
+            for chosen in combinations(self.items, k):
+                yield list(chosen)
+
+
+def subsets_of_size(items: Any, size: Any) -> Subsets:
+    """`subsets(items, size)`: the sets of `size` of the items."""
+    return Subsets(items, size, size)
 
 
 class ValueCheckError(Exception):
@@ -185,7 +223,9 @@ def over_steps() -> None:
 RUNTIME_GLOBALS: dict[str, Any] = {
     "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
     "sum": sum, "min": min,
-    "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "None": None,
+    "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "subsets": Subsets,
+    "subsets_of_size": subsets_of_size,
+    "None": None,
     "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item,

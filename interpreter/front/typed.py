@@ -51,6 +51,7 @@ KINDS: dict[str, str] = {
     "run": "nothing: run(pile), the face-up run, args (pile,)",
     "legal_moves": "nothing: legal_moves()",
     "pairs": "nothing: pairs(list), args (list,)",
+    "subsets": "nothing: subsets(list, size) or subsets(list, low, high), args (list, sizes...)",
     "abs": "nothing: args (number,)",
     "range": "nothing: a range not folded, args (bounds...)",
     "best_of": "min or max: of one list, args (list,)",

@@ -40,6 +40,7 @@ class _Comprehensions(_Scope):
                 args.append(value.code)
                 inner[name] = _Val(value.type, f"p{i}", value.value, False, value.maybe_none)
         iterable = node.iterable
+        prelude: list[str] = []  # what the loop needs computed before its result starts (`subsets`)
         lines: list[str] = []
         if isinstance(iterable, Call) and iterable.func == "pairs":
             items = self.expr(iterable.args[0], inner)
@@ -52,6 +53,33 @@ class _Comprehensions(_Scope):
             inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
             inner["\0" + node.names[1]] = inner[node.names[1]] = _Val("card", b)
             item = None  # a pair: no one item to give (argmin, argmax)
+        elif isinstance(iterable, Call) and iterable.func == "subsets" and len(node.names) == 1:
+            # every set of `low` to `high` of the items (`front/runtime.Subsets`), each an array of its own
+            items = self.expr(iterable.args[0], inner)
+            if items.type == "pile":
+                pile = self.checked(items)
+                items = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+            if items.type == "cards":
+                array, kind = f"{items.arr}[{items.lo}:{items.hi}]", "cards"
+            elif items.type in ("int_list", "str_list"):
+                array, kind = items.code, items.type
+            else:
+                raise self.no(f"subsets() of {items.type}")
+            sizes = [self.checked(self.expr(a, inner, "int")) for a in iterable.args[1:]]
+            low, high = ("0", "len(sx)") if not sizes else (sizes[0], sizes[0]) if len(sizes) == 1 else sizes
+            x = self.fresh("x")
+            prelude += [f"    sx = {array}",
+                        f"    sl = {low}" if len(sizes) != 1 else f"    sl = {low}; sh = sl",
+                        *([f"    sh = {high}"] if len(sizes) != 1 else []),
+                        "    sn = subsets_total(len(sx), sl, sh)",
+                        "    si = np.zeros(len(sx) + 1, dtype=np.int64); st = np.full(1, -1, dtype=np.int64)"]
+            lines += ["    for _ in range(sn):",
+                      f"        {x} = subset_items(sx, si, next_subset(si, st, len(sx), sl))"]
+            bound = "sn"
+            element = _Val("cards", arr=x, lo="0", hi=f"len({x})", container="list") if kind == "cards" else \
+                _Val(kind, x, container="list")
+            inner["\0" + node.names[0]] = inner[node.names[0]] = element
+            item = None  # (argmin, argmax: a set is no item they give)
         elif isinstance(iterable, ListLit) and iterable.items and len(node.names) == 1:
             # a list written out: its items, in order (of one kind: numbers, strings, piles or cards)
             values = [self.expr(item, inner) for item in iterable.items]
@@ -156,7 +184,7 @@ class _Comprehensions(_Scope):
             type_ = item[1]
             result, ret = {"card": "NOCARD", "str": "NO_STR"}.get(type_, "NO_INT"), "acc"
         name = self.fresh("comp")
-        head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):",
+        head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):", *prelude,
                 f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
         call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"

@@ -124,6 +124,62 @@ def range_end(lo, hi):
     return hi
 
 
+# More sets than this in one `subsets(...)` stops compiled code, and the Python backend (which counts
+# its steps) computes the rest, as for a long range.
+SUBSETS_LIMIT = 10000
+
+
+@njit(cache=True)
+def subsets_total(n, low, high):
+    """How many sets of `low` to `high` of n items there are (at most SUBSETS_LIMIT, else Stop);
+    each count is built up to its size or the rest, the smaller, so every step stays below it."""
+    total = 0
+    for k in range(max(low, 0), min(high, n) + 1):
+        c = 1
+        for j in range(1, min(k, n - k) + 1):
+            c = c * (n - j + 1) // j
+            if c > SUBSETS_LIMIT:
+                raise Stop("many subsets")
+        total += c
+        if total > SUBSETS_LIMIT:
+            raise Stop("many subsets")
+    return total
+
+
+@njit(cache=True)
+def next_subset(idx, st, n, low):
+    """The next set of `subsets(...)` in Python's order (fewer items first; then as
+    itertools.combinations gives them): the places of its items in idx, its size returned; st[0]
+    holds the size of the last set given (-1 before the first). Called once a set, as many times as
+    `subsets_total` counts."""
+    k = st[0]
+    if k >= 0:
+        i = k - 1
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i >= 0:
+            idx[i] += 1
+            for j in range(i + 1, k):
+                idx[j] = idx[j - 1] + 1
+            return k
+        k += 1
+    else:
+        k = max(low, 0)
+    st[0] = k
+    for t in range(k):
+        idx[t] = t
+    return k
+
+
+@njit(cache=True)
+def subset_items(items, idx, k):
+    """The items of the set whose places idx[:k] holds, in a new array."""
+    chosen = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        chosen[t] = items[idx[t]]
+    return chosen
+
+
 @njit(cache=True)
 def clip(i, lo, hi):
     """A slice bound `i` of the window lo..hi (Python's: negative from the end, clamped) as an index."""

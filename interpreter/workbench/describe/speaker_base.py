@@ -101,6 +101,9 @@ class SpeakerBase:
         return {"piles": "pile", "cards": "card", "seats": "seat", "numbers": "number"}.get(self.kind(iterable), "")
 
     def _loop_names(self, names: Sequence[str], iterable: Node) -> dict[str, Term]:
+        if isinstance(iterable, Call) and iterable.func == "subsets" and iterable.args:
+            items = self.kind(iterable.args[0])  # each set is a list of the items
+            return {n: Term(n, "cards" if items in ("cards", "pile") else "list") for n in names}
         if isinstance(iterable, Call) and iterable.func == "pairs" and len(names) == 2:
             element = self._element_kind(iterable.args[0]) if iterable.args else ""
             return {n: Term(n, element) for n in names}
