@@ -16,7 +16,6 @@ earlier than the expression says (hoisted into an outer loop, or out of the guar
 from __future__ import annotations
 
 import operator
-from dataclasses import replace
 from typing import Any, Callable
 
 from ..base.errors import unknown
@@ -103,12 +102,15 @@ class Checker(_CallChecker):
             if self.budget[0] < 0:
                 raise TooLargeError("the ruleset's expressions are too large in all (functions written out)",
                                     node.pos)
-        result = self._check(node)
+        check = _BY_NODE.get(type(node))
+        if check is None:  # pragma: no cover - every node of front/parser.py has a method
+            raise CompileError(f"cannot compile {type(node).__name__}", node.pos)
+        result = check(self, node)
         if result.unit or result.kind in ("check", "loose"):  # what a check of a part returned (`a or b`)
             result = Typed("same", result.type, node, (result,), None, result.const, result.value, result.total,
                            result.none, True)
-        else:
-            result = replace(result, node=node, unit=True)
+        else:  # (a node of its own: `_check` makes every node anew, or copies it)
+            result.node, result.unit = node, True
         if expect is not None:
             result = self.want(result, expect, node)
         return result
@@ -133,7 +135,7 @@ class Checker(_CallChecker):
     def _name(self, node: Name) -> Typed:
         name = node.name
         if name in self._locals:
-            return self._locals[name]  # an item, or a parameter (`_inline`)
+            return self._locals[name].copy()  # an item, or a parameter (`_inline`)
         if name in self.scope.bindings:
             type_ = self.scope.bindings[name][1]
             return Typed("binding", type_, node, info=name, total=True, none=type_ in (CARD, NONE, ANY))
@@ -206,7 +208,7 @@ class Checker(_CallChecker):
         obj = self.check(node.obj, (PILE, CARDS, PILES, LIST))
         bounds = [self.check(b, (INT,)) if b is not None else None for b in (node.lo, node.hi)]
         # a bound that may be `none` (a card's number) is checked: none is no bound left out
-        bounds = [self.want(replace(b, type=ANY), (INT,), bound) if b is not None and bound is not None and b.none
+        bounds = [self.want(b.copy(type=ANY), (INT,), bound) if b is not None and bound is not None and b.none
                   and not b.const else b for b, bound in zip(bounds, (node.lo, node.hi))]
         type_ = CARDS if obj.type == PILE else obj.type
         if isinstance(obj.value, tuple) and all(b is None or b.const for b in bounds):
@@ -316,55 +318,42 @@ class Checker(_CallChecker):
                               total=right.type in _LISTS)
         raise CompileError(f"unknown operator {op}", node.pos)  # pragma: no cover
 
-    def _check(self, node: Node) -> Typed:
-        if isinstance(node, Const):
-            if not _in_range(node.value):
-                raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})", node.pos)
-            return const(node.value, node)
-        if isinstance(node, Name):
-            return self._name(node)
-        if isinstance(node, Attr):
-            return self._attr(node)
-        if isinstance(node, Index):
-            return self._index(node)
-        if isinstance(node, Slice):
-            return self._slice(node)
-        if isinstance(node, Call):
-            return self._call(node)
-        if isinstance(node, Comprehension):
-            return self._comprehension(node)
-        if isinstance(node, Binary):
-            return self._binary(node)
-        if isinstance(node, Unary):
-            if node.op == "not":
-                operand = self.check(node.operand, (BOOL,))
-                return self._fold("not", None, BOOL, [operand], lambda v: not v[0], node, total=True)
-            operand = self.want(self.check(node.operand), (INT,), node.operand, "'-' needs a number")
-            return self._fold("neg", None, INT, [operand], lambda v: -v[0], node, not operand.none)
-        if isinstance(node, Ternary):
-            condition = self.check(node.condition, (BOOL,))
-            if condition.const:
-                return self.check(node.then if condition.value else node.otherwise)
-            then = self.check(node.then)
-            otherwise = self.check(node.otherwise)
-            types = {then.type, otherwise.type}
-            if len(types) == 2 and not types & {ANY, NONE} and not types <= _BRANCH_LISTS:
-                # (a truth value one way and a number the other would fail only where it is used, at run time)
-                raise CompileError(f"'if else' gives {_TYPE_WORDS[then.type]} one way and "
-                                   f"{_TYPE_WORDS[otherwise.type]} the other: both must be of one kind", node.pos)
-            type_ = then.type if len(types) == 1 else CARD if types == {CARD, NONE} else ANY
-            return Typed("ternary", type_, node, (condition, then, otherwise),
-                         total=condition.total and then.total and otherwise.total, none=then.none or otherwise.none)
-        if isinstance(node, ListLit):
-            items = [self.check(i) for i in node.items]
-            types = {i.type for i in items}
-            if types & {SUBSETS, SUBSETS_ANY}:
-                raise CompileError(WALKED, node.pos)
-            type_ = CARDS if types == {CARD} else PILES if types == {PILE} else LIST
-            if all(i.const for i in items):
-                return Typed("const", type_, node, const=True, value=tuple(i.value for i in items), total=True)
-            return Typed("list", type_, node, tuple(items), total=all(i.total for i in items))
-        raise CompileError(f"cannot compile {type(node).__name__}", node.pos)  # pragma: no cover
+    def _constant(self, node: Const) -> Typed:
+        if not _in_range(node.value):
+            raise CompileError(f"the number is outside the 64-bit range ({INT_MIN} to {INT_MAX})", node.pos)
+        return const(node.value, node)
+
+    def _unary(self, node: Unary) -> Typed:
+        if node.op == "not":
+            operand = self.check(node.operand, (BOOL,))
+            return self._fold("not", None, BOOL, [operand], lambda v: not v[0], node, total=True)
+        operand = self.want(self.check(node.operand), (INT,), node.operand, "'-' needs a number")
+        return self._fold("neg", None, INT, [operand], lambda v: -v[0], node, not operand.none)
+
+    def _ternary(self, node: Ternary) -> Typed:
+        condition = self.check(node.condition, (BOOL,))
+        if condition.const:
+            return self.check(node.then if condition.value else node.otherwise)
+        then = self.check(node.then)
+        otherwise = self.check(node.otherwise)
+        types = {then.type, otherwise.type}
+        if len(types) == 2 and not types & {ANY, NONE} and not types <= _BRANCH_LISTS:
+            # (a truth value one way and a number the other would fail only where it is used, at run time)
+            raise CompileError(f"'if else' gives {_TYPE_WORDS[then.type]} one way and "
+                               f"{_TYPE_WORDS[otherwise.type]} the other: both must be of one kind", node.pos)
+        type_ = then.type if len(types) == 1 else CARD if types == {CARD, NONE} else ANY
+        return Typed("ternary", type_, node, (condition, then, otherwise),
+                     total=condition.total and then.total and otherwise.total, none=then.none or otherwise.none)
+
+    def _list(self, node: ListLit) -> Typed:
+        items = [self.check(i) for i in node.items]
+        types = {i.type for i in items}
+        if types & {SUBSETS, SUBSETS_ANY}:
+            raise CompileError(WALKED, node.pos)
+        type_ = CARDS if types == {CARD} else PILES if types == {PILE} else LIST
+        if all(i.const for i in items):
+            return Typed("const", type_, node, const=True, value=tuple(i.value for i in items), total=True)
+        return Typed("list", type_, node, tuple(items), total=all(i.total for i in items))
 
     # -- what a node stands for, seen through parameters and nodes checked as another's value --
 
@@ -381,3 +370,10 @@ class Checker(_CallChecker):
 
     def _is_item(self, value: Typed) -> bool:
         return self._through(value).kind == "item"
+
+
+_BY_NODE: dict[type, Callable[[Checker, Any], Typed]] = {
+    Const: Checker._constant, Name: Checker._name, Attr: Checker._attr, Index: Checker._index,
+    Slice: Checker._slice, Call: Checker._call, Comprehension: Checker._comprehension, Binary: Checker._binary,
+    Unary: Checker._unary, Ternary: Checker._ternary, ListLit: Checker._list,
+}

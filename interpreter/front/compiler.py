@@ -49,7 +49,7 @@ class Compiler:
     def compile(self, node: Node, expect: tuple[str, ...] | None = None) -> Compiled:
         """Compile `node`; with `expect`, its type must be one of those (a value the checker cannot
         type is checked when the code runs)."""
-        return self.writer.emit(self.checker.check_whole(node, expect))
+        return self.writer.write(self.checker.check_whole(node, expect))
 
 
 @lru_cache(maxsize=4096)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import replace
 from typing import Callable
 
 from .compile_types import ANY, BOOL, INT, PILE, Compiled, Function, Scope
@@ -39,7 +38,8 @@ def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
 
 class PythonEmitter:
     """Writes the typed trees of one scope as Python. `uses` tells which state parts the code reads
-    (P, U, V, L: the lister of legal moves); `spans` the code that can fail."""
+    (P, U, V, L: the lister of legal moves); `spans` the code that can fail. Each writer returns the
+    code of its node; what else a parent needs of a part (its type, whether it can fail) the tree says."""
 
     def __init__(self, scope: Scope, hoist: Callable[[Compiled], Compiled] | None = None) -> None:
         self.scope = scope
@@ -48,266 +48,263 @@ class PythonEmitter:
         # The code of each part that can fail, with its node and the ruleset function whose body
         # holds the node (None: the expression itself), in the order written.
         self.spans: list[tuple[str, Node, Function | None]] = []
-        self._frames: list[tuple[Function, list[Compiled]]] = []  # functions written out: their arguments
+        self._frames: list[tuple[Function, list[str]]] = []  # functions written out: their arguments' code
+        self._hoisted: dict[int, Compiled] = {}  # what `hoist` gave for a node (by its id), while one is written
 
-    def emit(self, typed: Typed) -> Compiled:
-        result = _WRITERS[typed.kind](self, typed)
+    def write(self, typed: Typed) -> Compiled:
+        """A whole expression's code, with what the tree says of it (or what `hoist` gave instead)."""
+        self._hoisted.clear()
+        source = self.emit(typed)
+        hoisted = self._hoisted.get(id(typed))
+        return hoisted if hoisted is not None else \
+            Compiled(source, typed.type, typed.const, typed.value, typed.total, typed.none)
+
+    def emit(self, typed: Typed) -> str:
+        source = _WRITERS[typed.kind](self, typed)
         if typed.unit:
-            if not result.total:
-                self._may_fail(result.source, typed.node)
-            elif self.hoist is not None and not result.const and _hoistable(typed.node, self.scope.functions):
-                result = self.hoist(result)  # only code that cannot fail may run before its guard
-        return result
+            if not typed.total:
+                self._may_fail(source, typed.node)
+            elif self.hoist is not None and not typed.const and _hoistable(typed.node, self.scope.functions):
+                # only code that cannot fail may run before its guard
+                hoisted = self.hoist(Compiled(source, typed.type, typed.const, typed.value, typed.total, typed.none))
+                self._hoisted[id(typed)] = hoisted
+                return hoisted.source
+        return source
 
     def _may_fail(self, source: str, node: Node) -> None:
         self.spans.append((source, node, self._frames[-1][0] if self._frames else None))
 
-    def _code(self, typed: Typed, source: str) -> Compiled:
-        return Compiled(source, typed.type, typed.const, typed.value, typed.total, typed.none)
-
-    def _wrapped(self, typed: Typed, inner: Compiled) -> Compiled:
-        if typed.kind == "loose":
-            return replace(inner, total=False)
-        checked = self._code(typed, f"{typed.info}({inner.source})")
-        self._may_fail(checked.source, typed.node)
-        return checked
-
-    def _listed(self, value: Compiled) -> str:
+    def _listed(self, value: Typed, source: str) -> str:
         """Code for the items of a value taken where a pile or a list is: a pile's cards, a list as
         it is; a value of a kind known only at run time (a variable holding a pile, which is a
         number there) is told apart when the code runs."""
         if value.type == PILE:
-            return self._pile_cards(value)
+            return self._pile_cards(source)
         if value.type == ANY:
             self.uses.add("P")
-            return f"pile_or_list(P, {value.source})"
-        return f"({value.source})"
+            return f"pile_or_list(P, {source})"
+        return f"({source})"
 
-    def _pile_cards(self, pile: Compiled) -> str:
-        alias = self.scope.pile_aliases.get(pile.source)
+    def _pile_cards(self, pile: str) -> str:
+        alias = self.scope.pile_aliases.get(pile)
         if alias is not None:
             return alias
         self.uses.add("P")
-        return f"P[{pile.source}]"
+        return f"P[{pile}]"
 
-    def _seat_index(self, typed: Typed, seat: Compiled) -> str:
+    def _seat_index(self, typed: Typed, seat: str) -> str:
         """A seat used as an index into the seats' variables or piles: as it is where the checker
         knows it is one of the game's seats (the node cannot fail), else checked when it runs."""
         if typed.total:
-            return seat.source
-        return f"seat_index({seat.source}, {self.scope.bindings.get('players', ('S.players', INT))[0]})"
+            return seat
+        return f"seat_index({seat}, {self.scope.bindings.get('players', ('S.players', INT))[0]})"
 
     # -- one writer per kind of node (front/typed.py's KINDS) ---------------------------------
 
-    def _const(self, typed: Typed) -> Compiled:
-        return self._code(typed, repr(typed.value))
+    def _const(self, typed: Typed) -> str:
+        return repr(typed.value)
 
-    def _pile(self, typed: Typed) -> Compiled:
-        return self._code(typed, repr(typed.info))
+    def _pile(self, typed: Typed) -> str:
+        return repr(typed.info)
 
-    def _binding(self, typed: Typed) -> Compiled:
-        return self._code(typed, self.scope.bindings[typed.info][0])
+    def _binding(self, typed: Typed) -> str:
+        return self.scope.bindings[typed.info][0]
 
-    def _variable(self, typed: Typed) -> Compiled:
+    def _variable(self, typed: Typed) -> str:
         slot, per_player = typed.info
         self.uses.add("V")
         if per_player:
-            return self._code(typed, f"V[{slot} + {self.scope.bindings['player'][0]}]")
-        return self._code(typed, f"V[{slot}]")
+            return f"V[{slot} + {self.scope.bindings['player'][0]}]"
+        return f"V[{slot}]"
 
-    def _seat_variable(self, typed: Typed) -> Compiled:
+    def _seat_variable(self, typed: Typed) -> str:
         seat = self.emit(typed.args[0])
         self.uses.add("V")
-        return self._code(typed, f"V[{typed.info} + {self._seat_index(typed, seat)}]")
+        return f"V[{typed.info} + {self._seat_index(typed, seat)}]"
 
-    def _seat_zone(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"SEATS_{typed.info}[{self.scope.bindings['player'][0]}]")
+    def _seat_zone(self, typed: Typed) -> str:
+        return f"SEATS_{typed.info}[{self.scope.bindings['player'][0]}]"
 
-    def _zone_of(self, typed: Typed) -> Compiled:
-        seat = self.emit(typed.args[0])
-        return self._code(typed, f"SEATS_{typed.info}[{self._seat_index(typed, seat)}]")
+    def _zone_of(self, typed: Typed) -> str:
+        return f"SEATS_{typed.info}[{self._seat_index(typed, self.emit(typed.args[0]))}]"
 
-    def _item(self, typed: Typed) -> Compiled:
+    def _item(self, typed: Typed) -> str:
         name, depth, offset = typed.info
-        return self._code(typed, f"l_{name}_{depth}_{offset}")
+        return f"l_{name}_{depth}_{offset}"
 
-    def _param(self, typed: Typed) -> Compiled:
+    def _param(self, typed: Typed) -> str:
         return self._frames[-1][1][typed.info[0]]
 
-    def _inline(self, typed: Typed) -> Compiled:
+    def _inline(self, typed: Typed) -> str:
         arguments = [self.emit(a) for a in typed.args[:-1]]
-        arguments = [a if a.const or a.source.isidentifier() else replace(a, source=f"({a.source})")
-                     for a in arguments]
+        arguments = [code if a.const or code.isidentifier() else f"({code})" for a, code in zip(typed.args, arguments)]
         self._frames.append((typed.info, arguments))
         try:
             return self.emit(typed.args[-1])
         finally:
             self._frames.pop()
 
-    def _face_up(self, typed: Typed) -> Compiled:
+    def _face_up(self, typed: Typed) -> str:
         card = self.emit(typed.args[0])
         self.uses.add("U")
         if typed.info == "guarded":
-            return self._code(typed, f"({card.source} is not None and U[{card.source}] == 1)")
-        return self._code(typed, f"(U[{card.source}] == 1)")
+            return f"({card} is not None and U[{card}] == 1)"
+        return f"(U[{card}] == 1)"
 
-    def _card_attr(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"A_{typed.info}[{self.emit(typed.args[0]).source}]")
+    def _card_attr(self, typed: Typed) -> str:
+        return f"A_{typed.info}[{self.emit(typed.args[0])}]"
 
-    def _pile_attr(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"{_PILE_TABLES[typed.info]}[{self.emit(typed.args[0]).source}]")
+    def _pile_attr(self, typed: Typed) -> str:
+        return f"{_PILE_TABLES[typed.info]}[{self.emit(typed.args[0])}]"
 
-    def _check(self, typed: Typed) -> Compiled:
-        return self._wrapped(typed, self.emit(typed.args[0]))
+    def _check(self, typed: Typed) -> str:
+        inner = self.emit(typed.args[0])
+        if typed.kind == "loose":  # (nothing to check: what uses it may fail)
+            return inner
+        checked = f"{typed.info}({inner})"
+        self._may_fail(checked, typed.node)
+        return checked
 
-    def _index_pile(self, typed: Typed) -> Compiled:
-        pile, index = (self.emit(a) for a in typed.args)
+    def _index_pile(self, typed: Typed) -> str:
+        pile, index = self.emit(typed.args[0]), self.emit(typed.args[1])
         self.uses.add("P")
-        return self._code(typed, f"P[{pile.source}][{index.source}]")
+        return f"P[{pile}][{index}]"
 
-    def _index(self, typed: Typed) -> Compiled:
-        items, index = (self.emit(a) for a in typed.args)
-        listed = self._listed(items) if items.type == ANY else items.source
-        return self._code(typed, f"{listed}[{index.source}]")
+    def _index(self, typed: Typed) -> str:
+        items, index = self.emit(typed.args[0]), self.emit(typed.args[1])
+        listed = self._listed(typed.args[0], items) if typed.args[0].type == ANY else items
+        return f"{listed}[{index}]"
 
-    def _slice(self, typed: Typed) -> Compiled:
+    def _slice(self, typed: Typed) -> str:
         items, *bounds = (self.emit(a) for a in typed.args)
-        if items.type == PILE:
-            listed = self._pile_cards(items)
-        elif items.type == ANY:
-            listed = self._listed(items)
-        else:
-            listed = items.source
+        kind = typed.args[0].type
+        listed = self._pile_cards(items) if kind == PILE else self._listed(typed.args[0], items) if kind == ANY \
+            else items
         has_lo, has_hi = typed.info
-        lo = bounds.pop(0).source if has_lo else ""
-        hi = bounds.pop(0).source if has_hi else ""
-        return self._code(typed, f"charge({listed}[{lo}:{hi}])")
+        lo = bounds.pop(0) if has_lo else ""
+        hi = bounds.pop(0) if has_hi else ""
+        return f"charge({listed}[{lo}:{hi}])"
 
-    def _covered(self, typed: Typed) -> Compiled:
+    def _covered(self, typed: Typed) -> str:
         pile = self.emit(typed.args[0])
         self.uses.add("P")
-        return self._code(typed, f"any(P[q] for q in COVER[{pile.source}])")
+        return f"any(P[q] for q in COVER[{pile}])"
 
-    def _size(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"len({self._listed(self.emit(typed.args[0]))})")
+    def _size(self, typed: Typed) -> str:
+        return f"len({self._listed(typed.args[0], self.emit(typed.args[0]))})"
 
-    def _empty(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"(not {self._listed(self.emit(typed.args[0]))})")
+    def _empty(self, typed: Typed) -> str:
+        return f"(not {self._listed(typed.args[0], self.emit(typed.args[0]))})"
 
-    def _end(self, typed: Typed) -> Compiled:
-        value = self.emit(typed.args[0])
+    def _end(self, typed: Typed) -> str:
+        listed = self._listed(typed.args[0], self.emit(typed.args[0]))
         end = "-1" if typed.info == "top" else "0"
-        listed = self._listed(value)
-        if value.type == ANY:  # (told apart once, then read)
-            return self._code(typed, f"end_item({listed}, {end})")
-        return self._code(typed, f"({listed}[{end}] if {listed} else None)")
+        if typed.args[0].type == ANY:  # (told apart once, then read)
+            return f"end_item({listed}, {end})"
+        return f"({listed}[{end}] if {listed} else None)"
 
-    def _cards(self, typed: Typed) -> Compiled:
-        return self._code(typed, self._pile_cards(self.emit(typed.args[0])))
+    def _cards(self, typed: Typed) -> str:
+        return self._pile_cards(self.emit(typed.args[0]))
 
-    def _run(self, typed: Typed) -> Compiled:
+    def _run(self, typed: Typed) -> str:
         pile = self.emit(typed.args[0])
         self.uses.add("U")
-        return self._code(typed, f"face_up_run({self._pile_cards(pile)}, U)")
+        return f"face_up_run({self._pile_cards(pile)}, U)"
 
-    def _legal_moves(self, typed: Typed) -> Compiled:
+    def _legal_moves(self, typed: Typed) -> str:
         self.uses.add("L")
-        return self._code(typed, "S.lister()")
+        return "S.lister()"
 
-    def _pairs(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"pairs({self.emit(typed.args[0]).source})")
+    def _pairs(self, typed: Typed) -> str:
+        return f"pairs({self.emit(typed.args[0])})"
 
-    def _subsets(self, typed: Typed) -> Compiled:
+    def _subsets(self, typed: Typed) -> str:
         items, *sizes = (self.emit(a) for a in typed.args)
         call = "subsets_of_size" if len(sizes) == 1 else "subsets"
-        return self._code(typed, f"{call}({', '.join([self._listed(items), *(s.source for s in sizes)])})")
+        return f"{call}({', '.join([self._listed(typed.args[0], items), *sizes])})"
 
-    def _abs(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"abs({self.emit(typed.args[0]).source})")
+    def _abs(self, typed: Typed) -> str:
+        return f"abs({self.emit(typed.args[0])})"
 
-    def _range(self, typed: Typed) -> Compiled:
-        bounds = [self.emit(a).source for a in typed.args]
-        return self._code(typed, f"charge(int_range({', '.join(bounds)}))")
+    def _range(self, typed: Typed) -> str:
+        return f"charge(int_range({', '.join(self.emit(a) for a in typed.args)}))"
 
-    def _best_of(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"{typed.info}({self.emit(typed.args[0]).source}, default=None)")
+    def _best_of(self, typed: Typed) -> str:
+        return f"{typed.info}({self.emit(typed.args[0])}, default=None)"
 
-    def _best(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"{typed.info}({', '.join(self.emit(a).source for a in typed.args)})")
+    def _best(self, typed: Typed) -> str:
+        return f"{typed.info}({', '.join(self.emit(a) for a in typed.args)})"
 
-    def _list_count(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"len({self.emit(typed.args[0]).source})")
+    def _list_count(self, typed: Typed) -> str:
+        return f"len({self.emit(typed.args[0])})"
 
-    def _list_fold(self, typed: Typed) -> Compiled:
+    def _list_fold(self, typed: Typed) -> str:
         check = "want_ints" if typed.info == "sum" else "want_bools"  # the items of an untyped list
-        return self._code(typed, f"{typed.info}({check}({self.emit(typed.args[0]).source}))")
+        return f"{typed.info}({check}({self.emit(typed.args[0])}))"
 
-    def _iterate(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"charge({self.emit(typed.args[0]).source})")
+    def _iterate(self, typed: Typed) -> str:
+        return f"charge({self.emit(typed.args[0])})"
 
-    def _comprehension(self, typed: Typed) -> Compiled:
+    def _comprehension(self, typed: Typed) -> str:
         func, items = typed.info
         iterable, element = self.emit(typed.args[0]), self.emit(typed.args[1])
         condition = self.emit(typed.args[2]) if len(typed.args) > 2 else None
         target = ", ".join(f"l_{name}_{depth}_{offset}" for name, depth, offset in items)
-        filter_ = f" if {condition.source}" if condition is not None else ""
+        filter_ = f" if {condition}" if condition is not None else ""
         if func == "count":  # counts the items that pass the filter (and whose element is true, if a truth value)
-            test = f" if {element.source}" if element.type == BOOL else ""
-            return self._code(typed, f"sum(1 for {target} in {iterable.source}{filter_}{test})")
-        generator = f"{element.source} for {target} in {iterable.source}{filter_}"
+            test = f" if {element}" if typed.args[1].type == BOOL else ""
+            return f"sum(1 for {target} in {iterable}{filter_}{test})"
+        generator = f"{element} for {target} in {iterable}{filter_}"
         if func == "list":
-            return self._code(typed, f"[{generator}]")
+            return f"[{generator}]"
         if func in ("min", "max"):
-            return self._code(typed, f"{func}(({generator}), default=None)")
+            return f"{func}(({generator}), default=None)"
         if func in ("argmin", "argmax"):  # the first item whose number is the lowest / highest
-            keyed = f"(({element.source}), {target}) for {target} in {iterable.source}{filter_}"
-            return self._code(typed, f"arg_best(({keyed}), {func == 'argmax'})")
-        if func in ("all", "any") and condition is None and len(items) == 1 and element.total:
-            unrolled = _unrolled(func, iterable.source, target, element.source)
+            keyed = f"(({element}), {target}) for {target} in {iterable}{filter_}"
+            return f"arg_best(({keyed}), {func == 'argmax'})"
+        if func in ("all", "any") and condition is None and len(items) == 1 and typed.args[1].total:
+            unrolled = _unrolled(func, iterable, target, element)
             if unrolled is not None:
-                return self._code(typed, unrolled)
-        return self._code(typed, f"{func}({generator})")
+                return unrolled
+        return f"{func}({generator})"
 
-    def _logic(self, typed: Typed) -> Compiled:
-        left, right = (self.emit(a) for a in typed.args)
-        return self._code(typed, f"({left.source} {typed.kind} {right.source})")
+    def _logic(self, typed: Typed) -> str:
+        return f"({self.emit(typed.args[0])} {typed.kind} {self.emit(typed.args[1])})"
 
-    def _arith(self, typed: Typed) -> Compiled:
-        left, right = (self.emit(a) for a in typed.args)
+    def _arith(self, typed: Typed) -> str:
+        left, right = self.emit(typed.args[0]), self.emit(typed.args[1])
         if typed.info == "**":
-            return self._code(typed, f"power({left.source}, {right.source})")
-        return self._code(typed, f"({left.source} {_PY_OP.get(typed.info, typed.info)} {right.source})")
+            return f"power({left}, {right})"
+        return f"({left} {_PY_OP.get(typed.info, typed.info)} {right})"
 
-    def _compare(self, typed: Typed) -> Compiled:
-        left, right = (self.emit(a) for a in typed.args)
-        return self._code(typed, f"({left.source} {typed.info} {right.source})")
+    def _compare(self, typed: Typed) -> str:
+        return f"({self.emit(typed.args[0])} {typed.info} {self.emit(typed.args[1])})"
 
-    def _in(self, typed: Typed) -> Compiled:
-        left, right = (self.emit(a) for a in typed.args)
+    def _in(self, typed: Typed) -> str:
         word = "in" if typed.info == "in" else "not in"
-        return self._code(typed, f"({left.source} {word} {right.source})")
+        return f"({self.emit(typed.args[0])} {word} {self.emit(typed.args[1])})"
 
-    def _container(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"want_container({self.emit(typed.args[0]).source})")
+    def _container(self, typed: Typed) -> str:
+        return f"want_container({self.emit(typed.args[0])})"
 
-    def _not(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"(not {self.emit(typed.args[0]).source})")
+    def _not(self, typed: Typed) -> str:
+        return f"(not {self.emit(typed.args[0])})"
 
-    def _neg(self, typed: Typed) -> Compiled:
-        return self._code(typed, f"(-{self.emit(typed.args[0]).source})")
+    def _neg(self, typed: Typed) -> str:
+        return f"(-{self.emit(typed.args[0])})"
 
-    def _ternary(self, typed: Typed) -> Compiled:
+    def _ternary(self, typed: Typed) -> str:
         condition, then, otherwise = (self.emit(a) for a in typed.args)
-        return self._code(typed, f"({then.source} if {condition.source} else {otherwise.source})")
+        return f"({then} if {condition} else {otherwise})"
 
-    def _list(self, typed: Typed) -> Compiled:
-        return self._code(typed, "(" + "".join(f"{self.emit(i).source}, " for i in typed.args) + ")")
+    def _list(self, typed: Typed) -> str:
+        return "(" + "".join(f"{self.emit(i)}, " for i in typed.args) + ")"
 
-    def _same(self, typed: Typed) -> Compiled:
+    def _same(self, typed: Typed) -> str:
         return self.emit(typed.args[0])
 
 
-_WRITERS: dict[str, Callable[[PythonEmitter, Typed], Compiled]] = {
+_WRITERS: dict[str, Callable[[PythonEmitter, Typed], str]] = {
     "const": PythonEmitter._const, "pile": PythonEmitter._pile, "piles": PythonEmitter._const,
     "binding": PythonEmitter._binding, "variable": PythonEmitter._variable,
     "seat_variable": PythonEmitter._seat_variable, "seat_zone": PythonEmitter._seat_zone,

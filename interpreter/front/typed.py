@@ -74,9 +74,11 @@ KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, slots=True)
 class Typed:
-    """One node of a checked expression (see `KINDS` for `info` and `args`)."""
+    """One node of a checked expression (see `KINDS` for `info` and `args`). The checker marks a
+    node it made `unit` in place; a node kept to stand for a name (an item, a parameter) is copied
+    where the name is used (`copy`)."""
 
     kind: str
     type: str  # front/compile_types.py: int bool str card cards pile piles list pairs none any
@@ -88,3 +90,10 @@ class Typed:
     total: bool = False  # cannot fail when it runs
     none: bool = True  # may be `none`
     unit: bool = False  # checked from a syntax node of its own (see the module's docstring)
+
+    def copy(self, **changes: Any) -> "Typed":
+        other = Typed(self.kind, self.type, self.node, self.args, self.info, self.const, self.value, self.total,
+                      self.none, self.unit)
+        for name, value in changes.items():
+            setattr(other, name, value)
+        return other
