@@ -677,3 +677,24 @@ def test_the_least_or_greatest_of_one_none_is_none_in_both_backends_and_of_two_a
     both = "max(c.rank if c.rank > 20 else none for c in cards(waste)) == none and min(c.rank for c in cards(waste)) > 0"
     rules = load_ruleset(_write(tmp_path, "one", LISTED.replace("TEST", both).replace("size(stock) < 44", "size(stock) < 52")))
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 1, "over", [1])
+
+
+# -- values of two kinds compared ------------------------------------------------------------------
+
+MIXED = MULWRAP.replace("end: {when: [{if: \"size(stock) < 44\", result: over}]}",
+                        "end: {when: [{if: \"size(stock) < 50\", result: over}]}").replace(
+    "score: big", 'score: "(1 if NONE_NUMBER == NONE_PILE else 0) + (10 if THREE == waste else 0)'
+                  ' + (100 if NONE_NUMBER != waste else 0) + (1000 if THREE != stock else 0)"')
+
+
+def test_values_of_two_kinds_compare_as_the_python_backend_compares_them(tmp_path: Path) -> None:
+    # (found by benchmarks/native_fuzz.py) a number and a pile, each `none` or not: equal when both
+    # are none, never when one is, else as numbers (a pile is its number in the Python backend);
+    # compiled code had them never equal.
+    text = (MIXED.replace("NONE_NUMBER", "argmin(2 for x in [])")
+            .replace("NONE_PILE", "argmin(size(p) for p in list(q for q in [stock, waste] if false))")
+            .replace("THREE", "argmin(x for x in [1])"))
+    rules = load_ruleset(_write(tmp_path, "mixed", text))
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python[0] == "end" and python[3] == [1 + 10 + 100 + 1000]  # waste is pile 1, stock pile 0
+    assert native == python

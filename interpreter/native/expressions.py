@@ -11,6 +11,11 @@ from .comprehensions import _Comprehensions
 from .values import EMPTY, ITEMS, LISTS, _Val, _array, _int
 
 
+# What stands for `none` in compiled code, by kind of value (a truth value is never none: a code
+# it never takes).
+_NONE_CODES = {"int": "NO_INT", "pile": "NO_INT", "str": "NO_STR", "card": "NOCARD", "bool": "NO_INT"}
+
+
 class _Emitter(_Comprehensions):
     """Lowers one checked ruleset to the source of a Numba module: its expressions."""
 
@@ -332,7 +337,13 @@ class _Emitter(_Comprehensions):
                     return self._answer(left, right, op == "==")
                 left, right = self.as_type(left, other.type), self.as_type(right, other.type)
             elif len(types) != 1 and not types & {"cards", "piles", *LISTS}:
-                return self._answer(left, right, op == "!=")
+                if left.const and right.const or not types <= set(_NONE_CODES):
+                    return self._answer(left, right, op == "!=")
+                # two kinds: equal where both are none, or (Python's numbers all) the same number
+                numbers = "str" not in types
+                same = (f"mixed_equal({left.code}, {_NONE_CODES[left.type]}, {right.code}, "
+                        f"{_NONE_CODES[right.type]}, {numbers})")
+                return _Val("bool", same if op == "==" else f"(not {same})")
             if {left.type, right.type} & {"cards", "piles", *LISTS}:
                 same = self._same_list(left, right)
                 return _Val("bool", same if op == "==" else f"(not {same})")

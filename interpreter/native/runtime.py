@@ -221,6 +221,16 @@ def same(a, b):
 
 
 @njit(cache=True)
+def mixed_equal(a, a_none, b, b_none, numbers):
+    """`a == b` of values of two kinds, as Python has them: equal when both are none (each kind's
+    code for none given), never when one is; else equal when both are numbers in Python (numbers,
+    piles, cards and truth values: `numbers`) and the same number."""
+    if a == a_none or b == b_none:
+        return a == a_none and b == b_none
+    return numbers and a == b
+
+
+@njit(cache=True)
 def after(a, b, answer):
     """`answer`, once `a` and `b` are computed (either may stop): `x == y` of two kinds that are
     never equal, as Python computes it."""
