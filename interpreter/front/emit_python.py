@@ -177,9 +177,7 @@ class PythonEmitter:
 
     def _slice(self, typed: Typed) -> str:
         items, *bounds = (self.emit(a) for a in typed.args)
-        kind = typed.args[0].type
-        listed = self._pile_cards(items) if kind == PILE else self._listed(typed.args[0], items) if kind == ANY \
-            else items
+        listed = self._listed(typed.args[0], items) if typed.args[0].type in (PILE, ANY) else items
         has_lo, has_hi = typed.info
         lo = bounds.pop(0) if has_lo else ""
         hi = bounds.pop(0) if has_hi else ""

@@ -57,8 +57,7 @@ class _Comprehensions(_Scope):
             # every set of `low` to `high` of the items (`front/runtime.Subsets`), each an array of its own
             items = self.expr(iterable.args[0], inner)
             if items.type == "pile":
-                pile = self.checked(items)
-                items = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]")
+                items = self.cards_of(items)
             if items.type == "cards":
                 array, kind = f"{items.arr}[{items.lo}:{items.hi}]", "cards"
             elif items.type in ("int_list", "str_list"):
@@ -66,11 +65,10 @@ class _Comprehensions(_Scope):
             else:
                 raise self.no(f"subsets() of {items.type}")
             sizes = [self.checked(self.expr(a, inner, "int")) for a in iterable.args[1:]]
-            low, high = ("0", "len(sx)") if not sizes else (sizes[0], sizes[0]) if len(sizes) == 1 else sizes
+            # (each size computed once, in order: one size is both bounds)
+            low, high = ("0", "len(sx)") if not sizes else (sizes[0], "sl") if len(sizes) == 1 else sizes
             x = self.fresh("x")
-            prelude += [f"    sx = {array}",
-                        f"    sl = {low}" if len(sizes) != 1 else f"    sl = {low}; sh = sl",
-                        *([f"    sh = {high}"] if len(sizes) != 1 else []),
+            prelude += [f"    sx = {array}", f"    sl = {low}", f"    sh = {high}",
                         "    sn = subsets_total(len(sx), sl, sh)",
                         "    si = np.zeros(len(sx) + 1, dtype=np.int64); st = np.full(1, -1, dtype=np.int64)"]
             lines += ["    for _ in range(sn):",

@@ -8,12 +8,12 @@ from __future__ import annotations
 from ..base.limits import INT_MAX, INT_MIN
 from ..front.parser import Attr, Binary, Call, Comprehension, Const, Index, ListLit, Name, Node, Slice, Ternary, Unary
 from .comprehensions import _Comprehensions
-from .values import EMPTY, ITEMS, LISTS, _Val, _array, _int
+from .values import EMPTY, ITEMS, LISTS, NONE_CODES, _Val, _array, _int
 
 
 # What stands for `none` in compiled code, by kind of value (a truth value is never none: a code
 # it never takes).
-_NONE_CODES = {"int": "NO_INT", "pile": "NO_INT", "str": "NO_STR", "card": "NOCARD", "bool": "NO_INT"}
+_NONE_CODES = {**NONE_CODES, "bool": "NO_INT"}
 
 
 class _Emitter(_Comprehensions):
@@ -149,8 +149,7 @@ class _Emitter(_Comprehensions):
             # (as an array: Numba cannot loop over an empty tuple)
             return _Val("piles", _array(piles) if piles else EMPTY, piles, True, container=obj.container)
         if obj.type == "pile":
-            pile = self.checked(obj)
-            obj = _Val("cards", arr=f"C[{pile}]", lo="0", hi=f"N[{pile}]", container="list")
+            obj = self.cards_of(obj)
         if obj.type in ("piles", *LISTS):  # bounds known only in play: a window of the array
             if obj.value is not None and not obj.code.startswith("Z_"):  # a slice known at load: as an array
                 obj = _Val("piles", _array(obj.value) if obj.value else EMPTY, container=obj.container)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..front.parser import Node
-from .values import Unsupported, _Val, _int
+from .values import NONE_CODES, Unsupported, _Val, _int
 
 
 class _Scope:
@@ -85,8 +85,12 @@ class _Scope:
     def as_type(self, value: _Val, type_: str) -> _Val:
         if value.type != "none":
             return value
-        code = {"card": "NOCARD", "int": "NO_INT", "str": "NO_STR", "pile": "NO_INT"}[type_]
-        return _Val(type_, code, None, True, maybe_none=True)
+        return _Val(type_, NONE_CODES[type_], None, True, maybe_none=True)
+
+    def cards_of(self, pile: _Val) -> _Val:
+        """A pile's cards, bottom first, as a window of its row."""
+        code = self.checked(pile)
+        return _Val("cards", arr=f"C[{code}]", lo="0", hi=f"N[{code}]", container="list")
 
     def choice_codes(self, template: Any) -> list[int]:
         """A `choose` move's values as the compiled code holds them: numbers, or strings' ids."""

@@ -17,6 +17,9 @@ NO_INT = -(2 ** 63)  # an int that is `none` (an attribute of no card)
 NO_STR = -1  # a string that is `none`
 
 
+NONE_CODES = {"card": "NOCARD", "int": "NO_INT", "str": "NO_STR", "pile": "NO_INT"}  # `none` in compiled code, by kind
+
+
 # lists built by list(...) (arrays of their own; truth values as 0 and 1): their items' type
 LISTS = {"int_list": "int", "str_list": "str", "bool_list": "bool"}
 

@@ -104,8 +104,8 @@ class Speaker(SpeakerBase):
             return self._not(f"the neighbouring pairs of {one}", neg)
         if func == "subsets" and 1 <= len(args) <= 3:
             items = "cards" if kind in ("cards", "pile") else "items"
-            sizes = "" if len(args) == 1 else f" of {said[1]}" if len(args) == 2 else f" of {said[1]} to {said[2]}"
-            return self._not(f"the sets{sizes} {items} of {one}" if sizes else f"the sets of {items} of {one}", neg)
+            sizes = "" if len(args) == 1 else f" {said[1]}" if len(args) == 2 else f" {said[1]} to {said[2]}"
+            return self._not(f"the sets of{sizes} {items} of {one}", neg)
         if func in ("min", "max"):
             word = "smaller" if func == "min" else "greater"
             if len(args) == 1:
