@@ -310,6 +310,8 @@ class ExpressionGenerator:
             (1, lambda: Node(INT, f"{{0}}.{rng.choice(['index', 'owner'])}", (e(PILE, d),))),
             (2, lambda: Node(INT, "of(b, {0})", (self.seat(d),))),
             (3, lambda: self.comprehension(rng.choice(["sum", "count", "min", "max"]), INT, d)),
+            # (counts the items whose element is true where the checker knows it is a truth value, else all)
+            (1, lambda: self.comprehension("count", BOOL, d)),
             (2, lambda: Node(INT, "({0} if {1} else {2})", (e(INT, d), e(BOOL, d), e(INT, d)))),
             (2, lambda: Node(INT, "{0}[{1}]", (self.built(INT, d), e(INT, d)))),
         ])

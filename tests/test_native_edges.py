@@ -698,3 +698,51 @@ def test_values_of_two_kinds_compare_as_the_python_backend_compares_them(tmp_pat
     python, native = _python_ending(rules), _native_ending(rules)
     assert python[0] == "end" and python[3] == [1 + 10 + 100 + 1000]  # waste is pile 1, stock pile 0
     assert native == python
+
+
+FACE_OF_NONE = """
+ruleset: faceofnone
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}, tableau: {short: t, count: 2}}
+variables: {looked: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  look:
+    when: "size(stock) < 50 and any(c.face_up for c in list(top(p) for p in tableau))"
+    do: [{add: {looked: 1}}]
+  draw: {from: stock, to: waste}
+end: {when: [{if: "size(stock) < 40", result: over}]}
+"""
+
+
+def test_the_face_of_a_comprehensions_item_that_is_none_is_an_error_in_both_backends(tmp_path: Path) -> None:
+    # `list(top(p) for p in tableau)` holds none for an empty pile; its face is an error in the
+    # Python backend (compiled code read it as face down, and played on).
+    rules = load_ruleset(_write(tmp_path, "faceofnone", FACE_OF_NONE))
+    _fail_alike(rules, "'c.face_up'")
+
+
+COUNTED = """
+ruleset: counted
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [{move: {face: up}}]}
+end: {when: [{if: "size(stock) < 49", result: over}]}
+score: >-
+  count(b for b in list(c.face_up for c in cards(stock))) * 10000 + count(b for b in [true, false, true]) * 1000 + count(b for b in list(x for x in [false, true])) * 100
+  + count(b for b in [true, false, true] if b) * 10 + count(c.face_up for c in cards(waste))
+"""
+
+
+def test_count_of_truth_values_counts_as_the_python_backend_counts(tmp_path: Path) -> None:
+    # (found in writing compiled code from the typed tree) an element the checker knows is a truth
+    # value is counted where true; an item of a list (its kind known only in play) counts whatever
+    # it is, as in the Python backend; compiled code counted the true ones (0 of the stock's 48)
+    rules = load_ruleset(_write(tmp_path, "counted", COUNTED))
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python[0] == "end" and python[3] == [480000 + 3000 + 200 + 20 + 4]  # (48 cards left, four drawn face up)
+    assert native == python

@@ -2,8 +2,9 @@
 
 The checker works only from the parsed tree: every DSL name is resolved against a `Scope`
 (bindings, variables, zones, options, ruleset functions, builtins); options are constants of a
-loaded ruleset, so expressions over them fold here; ruleset functions are written out at each call
-(cycles are reported). A static error is a `CompileError` at its offset. Nothing here knows a
+loaded ruleset, so expressions over them fold here (but where the scope's `option_kinds` makes them
+values given when the game starts: the native backend, one module for every option combination);
+ruleset functions are written out at each call (cycles are reported). A static error is a `CompileError` at its offset. Nothing here knows a
 backend: front/emit_python.py writes Python from the tree.
 
 A node is `total` when its code cannot fail when it runs (no index out of range, no arithmetic or
@@ -32,9 +33,9 @@ def _accepts(expected: tuple[str, ...], actual: str) -> bool:
     return actual == ANY or actual in expected or (actual == NONE and CARD in expected)
 
 
-# Where the checker cannot know a value's type ("any"), the code checks it when it runs.
-RUNTIME_CHECKS = {INT: "want_int", BOOL: "want_bool", PILE: "want_pile", CARD: "want_card",
-                  CARDS: "want_list", PILES: "want_list", LIST: "want_list", STR: "want_str"}
+# Where the checker cannot know a value's type ("any"), the code checks when it runs that it is of
+# this kind (a `check` node's info: any list passes for cards or piles, as their items are not checked).
+CHECKED_KINDS = {INT: INT, BOOL: BOOL, PILE: PILE, CARD: CARD, CARDS: LIST, PILES: LIST, LIST: LIST, STR: STR}
 
 _LISTS = (LIST, CARDS, PILES)
 # Kinds of list the two branches of an `if else` may mix (the value is then a list of some kind).
@@ -123,12 +124,12 @@ class Checker(_CallChecker):
         if result.type != ANY:
             need = need or "expected " + " or ".join(_TYPE_WORDS[t] for t in expect)
             raise CompileError(f"{need}, got {_TYPE_WORDS[result.type]}", node.pos)
-        check = RUNTIME_CHECKS.get(expect[0])
-        if check is None or any(RUNTIME_CHECKS.get(t) != check for t in expect):
+        check = CHECKED_KINDS.get(expect[0])
+        if check is None or any(CHECKED_KINDS.get(t) != check for t in expect):
             # several kinds of value are fine here: nothing to check, but what uses it may fail
             return Typed("loose", result.type, node, (result,), const=result.const, value=result.value,
                          none=result.none)
-        return Typed("check", expect[0], node, (result,), check, none=check == "want_card")
+        return Typed("check", expect[0], node, (result,), check, none=check == CARD)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -163,6 +164,9 @@ class Checker(_CallChecker):
 
     def _attr(self, node: Attr) -> Typed:
         if isinstance(node.obj, Name) and node.obj.name == "option" and "option" not in self.scope.bindings:
+            kinds = self.scope.option_kinds
+            if kinds is not None and node.name in kinds:  # a value given when the game starts
+                return Typed("option", kinds[node.name], node, info=node.name, total=True, none=False)
             if node.name not in self.scope.options:
                 raise CompileError(unknown("option", node.name, self.scope.options), node.name_pos)
             return const(self.scope.options[node.name], node)

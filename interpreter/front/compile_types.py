@@ -67,6 +67,9 @@ class Scope:
     # The expression takes part in listing the legal moves (a move's when, take, match, select,
     # for_seat), where `legal_moves()` would list them inside their own listing.
     listing: bool = False
+    # Options as values given when the game starts, of these types (a backend that serves every
+    # option combination: native), rather than the constants `options` gives.
+    option_kinds: dict[str, str] | None = None
 
     def with_bindings(self, extra: dict[str, tuple[str, str]], pile_aliases: dict[str, str] | None = None) -> "Scope":
         merged = dict(self.bindings)
@@ -74,7 +77,7 @@ class Scope:
         aliases = dict(self.pile_aliases)
         aliases.update(pile_aliases or {})
         return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases,
-                     self.listing)
+                     self.listing, self.option_kinds)
 
 
 class TooLargeError(CompileError):

@@ -20,12 +20,15 @@ import re
 import tokenize
 from typing import Callable
 
-from .compile_types import ANY, BOOL, INT, PILE, Compiled, Function, Scope
+from .compile_types import ANY, BOOL, CARD, INT, LIST, PILE, STR, Compiled, Function, Scope
 from .parser import Attr, Call, Name, Node
 from .typed import Typed
 
 _PY_OP = {"/": "//"}
 _PILE_TABLES = {"index": "PILE_INDEX", "zone": "PILE_ZONE", "owner": "PILE_OWNER"}
+# A `check` node's kind -> the helper of front/runtime.py that checks it
+_CHECKS = {INT: "want_int", BOOL: "want_bool", STR: "want_str", CARD: "want_card", PILE: "want_pile",
+           LIST: "want_list"}
 
 
 def _hoistable(node: Node, functions: dict[str, Function]) -> bool:
@@ -161,7 +164,7 @@ class PythonEmitter:
         inner = self.emit(typed.args[0])
         if typed.kind == "loose":  # (nothing to check: what uses it may fail)
             return inner
-        checked = f"{typed.info}({inner})"
+        checked = f"{_CHECKS[typed.info]}({inner})"
         self._may_fail(checked, typed.node)
         return checked
 

@@ -3,7 +3,7 @@ backend.
 
 The checker (front/checker.py) turns a parsed expression (front/parser.py) into `Typed` nodes:
 every name resolved (a binding, a variable's slot, a zone's piles, a comprehension's item, a
-function's parameter), every node given its static type, constants folded (options included),
+function's parameter), every node given its static type, constants folded (options included, but where a backend takes them when the game starts),
 ruleset functions written out at their calls, and a value whose type is known only when the game
 runs wrapped in a `check`. A backend writes code from this tree and decides nothing the tree says:
 front/emit_python.py writes the Python backend's source from it.
@@ -27,6 +27,8 @@ KINDS: dict[str, str] = {
     "const": "nothing (`value` is the constant)",
     "pile": "the pile's number (a zone of one pile)",
     "piles": "nothing (`value` is the tuple of piles: a zone's, or a part of one)",
+    "option": "the option's name: a value given when the game starts, where the scope says so (a backend "
+              "that serves every option combination); elsewhere options are folded as constants",
     "binding": "the name the scope binds (the acting seat, the move's card, ...)",
     "variable": "(slot, per_player): a variable; per-player ones are the acting seat's",
     "seat_variable": "slot: of(VARIABLE, seat), args (seat,)",
@@ -38,7 +40,8 @@ KINDS: dict[str, str] = {
     "face_up": "True where the card is surely a card: args (card,)",
     "card_attr": "the attribute's name: args (card,)",
     "pile_attr": "index, zone or owner: args (pile,)",
-    "check": "the run-time check's name (want_int, ...): args (value,)",
+    "check": "the kind the value is checked to be when the code runs (int, bool, str, card, pile or list): "
+             "args (value,)",
     "loose": "nothing: args (value,), a value several kinds may take, so what uses it may fail",
     "index_pile": "nothing: a pile's card by index, args (pile, index)",
     "index": "nothing: an item of a list, args (list, index)",

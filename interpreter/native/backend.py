@@ -1,8 +1,9 @@
 """Backend 2: a ruleset compiled to native code with Numba.
 
-The front end (parse, check, types; `ruleset._Builder`) has already accepted the ruleset and
-built the Python backend. This module lowers the same checked syntax trees to array code that
-Numba compiles: the state is flat integer arrays (`C[pile, i]` the cards of each pile bottom
+The front end (parse, check, types; `model/ruleset.py`'s build) has already accepted the ruleset.
+This backend lowers the front end's typed trees (front/typed.py; the options kept as nodes, since
+one module serves every combination of them: native/expressions.py) to array code that Numba
+compiles: the state is flat integer arrays (`C[pile, i]` the cards of each pile bottom
 first, `N[pile]` the sizes, `U[card]` the face bits, `V[slot]` the variables, `M` the game's
 meta fields), moves are integers (`Native.code`), and listing, applying, triggers, end checks,
 scoring and whole random playouts run in compiled code. Options are run-time inputs (`O`), so
@@ -10,7 +11,7 @@ one compiled module serves every option combination of a ruleset (that keeps its
 cached in the user cache folder under the hash of its generated source, and only the first load
 pays for compiling. The helpers all rulesets share live in `native/runtime.py`.
 
-Only code generated here from the parsed trees reaches Numba (names are mapped, literals go
+Only code generated here from the typed trees reaches Numba (names are mapped, literals go
 through `repr`); ruleset text is never evaluated. The Python backend stays the reference: where a
 ruleset uses a construct this backend does not cover, `native_backend` says which one and where,
 and callers keep the Python backend. Where compiled code meets an error (arithmetic on `none`, an

@@ -1,61 +1,75 @@
 """Lowering, part 2a: a comprehension (`sum(x for x in ...)`, `list(...)`, `min`, `count`,
-`argmax` and the rest) as a compiled function of its own, checked as the Python backend checks
-it; the base of the expressions (expressions.py).
+`argmin`, `argmax` and the rest) of a typed tree (front/typed.py) as a compiled function of its
+own, checked as the Python backend checks it; the base of the expressions (expressions.py).
 """
 
 from __future__ import annotations
 
-from ..front.parser import Call, Comprehension, ListLit
+from typing import Any
+
+from ..front.compile_types import BOOL
+from ..front.typed import Typed
 from .scope import _Scope
-from .values import LISTS, _Val, _names
+from .values import LISTS, _Val
+
+
+def _keys(typed: Typed, found: set[Any]) -> set[Any]:
+    """What of the lowering's names (`Env`'s keys) a typed tree reads."""
+    if typed.kind == "binding":
+        found.add(typed.info)
+    elif typed.kind == "item":
+        found.add(("item", typed.info))
+    elif typed.kind == "param":
+        found.add(("param", id(typed.info[1])))
+    for arg in typed.args:
+        _keys(arg, found)
+    return found
 
 
 class _Comprehensions(_Scope):
     """Comprehensions, each lowered to a function of the module."""
 
-    def _comprehension(self, node: Comprehension, env: dict[str, _Val]) -> _Val:
-        func = node.func
-        if func not in ("all", "any", "count", "sum", "min", "max", "argmin", "argmax", "list"):
-            raise self.no(f"{func}(... for ...)")
-        # The helper takes every value of `env` as parameters (cards as three), and loops itself.
+    def _comprehension(self, typed: Typed, env: dict[Any, _Val]) -> _Val:
+        func, names = typed.info
+        iterable, element_tree = typed.args[0].args[0], typed.args[1]  # (args[0] is the `iterate`)
+        condition_tree = typed.args[2] if len(typed.args) > 2 else None
+        # The helper takes the values of `env` the comprehension reads as parameters (cards as
+        # three), and the seat, which a per-player zone or variable reads without naming it; it loops itself.
         params: list[str] = []
         args: list[str] = []
-        inner: dict[str, _Val] = {}
-        # Only these (others may not be bound where it is tested), and the seat, which a per-player
-        # zone or variable reads without naming it.
-        used = _names(node, self.functions) | {"player"}
-        for i, (name, value) in enumerate(env.items()):
-            if name.startswith("\0") or name not in used:
+        inner: dict[Any, _Val] = {}
+        used = _keys(typed, {"player"})
+        for i, (key, value) in enumerate(env.items()):
+            if key not in used:
                 continue
-            if "\0" + name in env:
-                inner["\0" + name] = value  # still a local inside the helper
             if value.const:
-                inner[name] = value
+                inner[key] = value
             elif value.type == "cards":
                 params += [f"a{i}", f"l{i}", f"h{i}"]
                 args += [value.arr, value.lo, value.hi]
-                inner[name] = _Val("cards", arr=f"a{i}", lo=f"l{i}", hi=f"h{i}")
+                inner[key] = _Val("cards", arr=f"a{i}", lo=f"l{i}", hi=f"h{i}")
             else:
                 params.append(f"p{i}")
                 args.append(value.code)
-                inner[name] = _Val(value.type, f"p{i}", value.value, False, value.maybe_none)
-        iterable = node.iterable
+                inner[key] = _Val(value.type, f"p{i}", value.value, False, value.maybe_none)
         prelude: list[str] = []  # what the loop needs computed before its result starts (`subsets`)
         lines: list[str] = []
-        if isinstance(iterable, Call) and iterable.func == "pairs":
-            items = self.expr(iterable.args[0], inner)
-            if items.type != "cards" or len(node.names) != 2:
+        item: tuple[str, str] | None
+        written = self.written_items(iterable, inner) if len(names) == 1 else None
+        if iterable.kind == "pairs":
+            items = self.lower(iterable.args[0], inner)
+            if items.type != "cards":
                 raise self.no("pairs() of this value")
             lines.append(f"    for j in range({items.lo}, {items.hi} - 1):")
             bound = f"max({items.hi} - ({items.lo}), 0)"  # the most items the loop gives (list)
             a, b = self.fresh("x"), self.fresh("x")
             lines.append(f"        {a} = {items.arr}[j]; {b} = {items.arr}[j + 1]")
-            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val("card", a)
-            inner["\0" + node.names[1]] = inner[node.names[1]] = _Val("card", b)
+            inner[("item", names[0])] = _Val("card", a)
+            inner[("item", names[1])] = _Val("card", b)
             item = None  # a pair: no one item to give (argmin, argmax)
-        elif isinstance(iterable, Call) and iterable.func == "subsets" and len(node.names) == 1:
+        elif iterable.kind == "subsets":
             # every set of `low` to `high` of the items (`front/runtime.Subsets`), each an array of its own
-            items = self.expr(iterable.args[0], inner)
+            items = self.lower(iterable.args[0], inner)
             if items.type == "pile":
                 items = self.cards_of(items)
             if items.type == "cards":
@@ -64,7 +78,7 @@ class _Comprehensions(_Scope):
                 array, kind = items.code, items.type
             else:
                 raise self.no(f"subsets() of {items.type}")
-            sizes = [self.checked(self.expr(a, inner, "int")) for a in iterable.args[1:]]
+            sizes = [self._number(a, inner) for a in iterable.args[1:]]
             # (each size computed once, in order: one size is both bounds)
             low, high = ("0", "len(sx)") if not sizes else (sizes[0], "sl") if len(sizes) == 1 else sizes
             x = self.fresh("x")
@@ -74,43 +88,38 @@ class _Comprehensions(_Scope):
             lines += ["    for _ in range(sn):",
                       f"        {x} = subset_items(sx, si, next_subset(si, st, len(sx), sl))"]
             bound = "sn"
-            element = _Val("cards", arr=x, lo="0", hi=f"len({x})", container="list") if kind == "cards" else \
-                _Val(kind, x, container="list")
-            inner["\0" + node.names[0]] = inner[node.names[0]] = element
+            inner[("item", names[0])] = _Val("cards", arr=x, lo="0", hi=f"len({x})", container="list") \
+                if kind == "cards" else _Val(kind, x, container="list")
             item = None  # (argmin, argmax: a set is no item they give)
-        elif isinstance(iterable, ListLit) and iterable.items and len(node.names) == 1:
-            # a list written out: its items, in order (of one kind: numbers, strings, piles or cards)
-            values = [self.expr(item, inner) for item in iterable.items]
-            kinds = {v.type for v in values}
-            if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card"}:
+        elif written:  # a list written out: its items, in order (of one kind: numbers, strings, piles, cards
+            kinds = {v.type for v in written}  # or truth values)
+            if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card", "bool"}:
                 raise self.no("a list of values of several kinds")
             x = self.fresh("x")
-            lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in values)}):")
-            bound = str(len(values))
-            element = values[0]
-            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element.type, x,
-                                                                      maybe_none=any(v.maybe_none for v in values))
-            item = (x, element.type)
+            lines.append(f"    for {x} in ({''.join(v.code + ', ' for v in written)}):")
+            bound = str(len(written))
+            inner[("item", names[0])] = _Val(written[0].type, x, maybe_none=any(v.maybe_none for v in written))
+            item = (x, written[0].type)
         else:
-            items = self.expr(iterable, inner)
+            items = self.lower(iterable, inner)
             x = self.fresh("x")
-            if items.type == "piles" and len(node.names) == 1:
+            if items.type == "piles" and len(names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
                 element_type, bound = "pile", f"len({items.code})"
-            elif items.type == "seats" and len(node.names) == 1:
+            elif items.type == "seats" and len(names) == 1:
                 lines.append(f"    for {x} in range({items.code}):")
                 element_type, bound = "int", items.code
-            elif items.type in LISTS and len(node.names) == 1:
+            elif items.type in LISTS and len(names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
                 element_type, bound = LISTS[items.type], f"len({items.code})"
-            elif items.type == "range" and len(node.names) == 1:
+            elif items.type == "range" and len(names) == 1:
                 lines.append(f"    for {x} in range({items.lo}, {items.hi}):")
                 element_type, bound = "int", f"max({items.hi} - ({items.lo}), 0)"
-            elif items.type == "cards" and len(node.names) == 1:
+            elif items.type == "cards" and len(names) == 1:
                 lines.append(f"    for j in range({items.lo}, {items.hi}):")
                 lines.append(f"        {x} = {items.arr}[j]")
                 element_type, bound = "card", f"max({items.hi} - ({items.lo}), 0)"
-            elif items.type in ("strs", "ints") and len(node.names) == 1 and func in ("all", "any", "count", "sum"):
+            elif items.type in ("strs", "ints") and len(names) == 1 and func in ("all", "any", "count", "sum"):
                 # a list attribute's items, in the order of their ids (the list's order matters not
                 # to all, any, count and sum; a list without repeats, as the masks require)
                 mask, bit = self.fresh("m"), self.fresh("b")
@@ -122,11 +131,10 @@ class _Comprehensions(_Scope):
             else:
                 raise self.no(f"a comprehension over {items.type}")
             # (a list's number may be none)
-            inner["\0" + node.names[0]] = inner[node.names[0]] = _Val(element_type, x,
-                                                                      maybe_none=items.type == "int_list")
+            inner[("item", names[0])] = _Val(element_type, x, maybe_none=items.type == "int_list")
             item = (x, element_type)
-        element = self.expr(node.element, inner)
-        condition = self.expr(node.condition, inner, "bool") if node.condition is not None else None
+        element = self.lower(element_tree, inner)
+        condition = self._truth(condition_tree, inner) if condition_tree is not None else None
         body = "        "
         if condition is not None:
             lines.append(f"        if not {condition.code}: continue")
@@ -138,8 +146,10 @@ class _Comprehensions(_Scope):
             self._want(element, "bool")
             lines.append(f"{body}if {element.code}: return True")
             result, ret, type_ = "False", "False", "bool"
-        elif func == "count":
-            test = f"if {element.code}: " if element.type == "bool" else ""
+        elif func == "count":  # (an element the checker knows is a truth value is tested, as in Python)
+            if element_tree.type == BOOL and element.type != "bool":
+                raise self.no(f"a truth value was expected, got {element.type}")
+            test = f"if {element.code}: " if element_tree.type == BOOL else ""
             lines.append(f"{body}{test}acc += 1")
             result, ret, type_ = "0", "acc", "int"
         elif func == "sum":

@@ -333,7 +333,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
             if "score" in self.data:
                 value = self.expr(self.parse(("score",)), env, "int")
             else:
-                value = self._name(Name(0, "score"), env)
+                value = self.expr(Name(0, "score"), env)
             code = self.checked(value)
         evaluation = code
         if "heuristic" in self.data:

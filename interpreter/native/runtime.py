@@ -192,6 +192,15 @@ def clip(i, lo, hi):
 
 
 @njit(cache=True)
+def item_face_up(U, card, nocard):
+    """`c.face_up` of a comprehension's item `c`, which may be none (`list(top(p) for p in ...)`):
+    a card's face, and on none a stop, where the Python backend fails."""
+    if card == nocard:
+        raise Stop("none")
+    return U[card] == 1
+
+
+@njit(cache=True)
 def covered(N, COVER, pile):
     """Does a pile lying on `pile` hold a card (`covered_by`)? COVER's rows end at -1."""
     for q in COVER[pile]:

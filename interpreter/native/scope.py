@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..front.compile_types import ANY, BOOL, INT, STR
 from ..front.parser import Node
+from ..front.typed import Typed
 from .values import NONE_CODES, Unsupported, _Val, _int
+
+
+_OPTION_TYPES = {frozenset({bool}): BOOL, frozenset({int}): INT, frozenset({str}): STR}
 
 
 class _Scope:
@@ -26,6 +31,12 @@ class _Scope:
         self.counter = 0
         self.functions = {name: (f.params, f.body) for name, f in front.scope.functions.items()}
         self.option_slots = {name: i for i, name in enumerate(rules.options)}
+        # The checker's type of each option, a value given when the game starts (front/checker.py)
+        self.option_kinds = {name: _OPTION_TYPES.get(frozenset(type(v) for v in option.values), ANY)
+                             for name, option in rules.options.items()}
+        self.slot_names = {slot: name for name, (slot, _, _) in front.scope.variables.items()}
+        self.zone_arrays = {zone.piles: name for name, zone in rules.zones.items()
+                            if zone.seat_piles is None and not zone.single}  # a zone's piles -> its array Z_<zone>
         self.path: tuple[Any, ...] = ()
         # Card attributes that are lists of strings, as bit masks of the strings' ids (numbered
         # first, so that they fit in 63 bits); NO_MASK for no card.
@@ -227,5 +238,21 @@ class _Scope:
             return _Val("str", f"O[{slot}]")
         raise self.no(f"the option '{name}' mixes kinds of value")
 
-    def expr(self, node: Node, env: dict[str, _Val], want: str | None = None) -> _Val:
-        raise NotImplementedError  # (expressions.py)
+    # (expressions.py)
+    def expr(self, node: Node, env: dict[Any, _Val], want: str | None = None) -> _Val:
+        raise NotImplementedError
+
+    def lower(self, typed: Typed, env: dict[Any, _Val]) -> _Val:
+        raise NotImplementedError
+
+    def written_items(self, typed: Typed, env: dict[Any, _Val]) -> list[_Val] | None:
+        raise NotImplementedError
+
+    def _number(self, typed: Typed, env: dict[Any, _Val]) -> str:
+        raise NotImplementedError
+
+    def _constant(self, value: Any) -> _Val:
+        raise NotImplementedError
+
+    def _truth(self, typed: Typed, env: dict[Any, _Val]) -> _Val:
+        raise NotImplementedError
