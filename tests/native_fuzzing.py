@@ -182,6 +182,7 @@ class ExpressionGenerator:
         if kind == CARD:
             return self.pick([(3, lambda: Node(CARD, "top({0})", (self.leaf(PILE),))),
                               (1, lambda: Node(CARD, "bottom({0})", (self.leaf(PILE),))),
+                              (1, lambda: leaf(CARD, "rk")),  # (a variable holding a card or none)
                               (1, lambda: leaf(CARD, "none"))])
         if kind == PILE:
             return leaf(PILE, rng.choice(["stock", "waste", "row[0]", "row[2]", "hand", "rp"]))
@@ -457,7 +458,7 @@ def simple_values(kind: str) -> list[Node]:
 SLOTS = {
     "when": BOOL,          # a move's `when`, no cards bound
     "move_when": BOOL,     # a move's `when` with from/to: src, dst, card, cards, n bound
-    "set_int": INT, "set_bool": BOOL, "set_str": STR, "set_pile": PILE,
+    "set_int": INT, "set_bool": BOOL, "set_str": STR, "set_pile": PILE, "set_card": CARD,
     "add": INT,            # `add: {ri: ...}`
     "add_seat": INT,       # `add: {b: ...}` (the mover's own value of a per-player variable)
     "trigger": BOOL,       # a trigger's `when`, after every move
@@ -468,10 +469,11 @@ SLOTS = {
     "while": BOOL,         # a `while` effect's condition (passes counted in `w`; every other one unbounded)
     "sort": INT,           # a `sort` effect's key (`card` bound), over a pile of the row (descending every other one)
 }
-SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "add": 2,
+SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "set_card": 1, "add": 2,
                 "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1}
 MOVE_SCOPE = {"src": PILE, "dst": PILE, "card": CARD, "cards": CARDS, "n": INT, "player": INT, "move": STR}
-WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "add": "ri", "add_seat": "b"}
+WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "set_card": "rk", "add": "ri",
+          "add_seat": "b"}
 MAX_SCORE_PROBES = 1  # per module (the score is one expression; an error there names no line of its own)
 
 
@@ -552,6 +554,7 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
         "  rb: {initial: false}",
         "  rs: {initial: \"'n0'\"}",
         '  rp: {initial: "stock"}',
+        '  rk: {initial: "none"}',
         "  hits: {initial: 0}",
         "  w: {initial: 0}",
         "zones:",

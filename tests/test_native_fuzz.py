@@ -50,7 +50,8 @@ def test_the_generator_reaches_the_constructs_where_native_faults_were_found() -
     # in the slots where it was found: products and powers of edge numbers (overflow tests that
     # LLVM removed), ranges with edge bounds, strings numbered past 63 tested against a list
     # attribute of strings (a shift taken mod 64), `select` sums of a number attribute holding
-    # ±2^62 and 2^63 - 1, -2^63, and seats the game has not given to `of`.
+    # ±2^62 and 2^63 - 1, -2^63, seats the game has not given to `of`, and what writing compiled code
+    # from the typed tree found: `count` of truth values, the face of a comprehension's item.
     texts = [(p.slot, p.text) for p in _generated()]
     edge = r"(9223372036854775807|4611686018427387904|2147483648)"
 
@@ -64,6 +65,10 @@ def test_the_generator_reaches_the_constructs_where_native_faults_were_found() -
     assert some(r".", ("select",)) and sum(big + other > nf.INT_MAX for big in nf.BIGS for other in nf.BIGS) > 0
     assert some(r"-9223372036854775807 - players")
     assert some(r"of\(b, (players|7|3|\(-1\)|\(-4\))\)") and some(r"of\(hand, (players|7|3|\(-1\))\)")
+    # a variable holding a card or none, set and read; `count` of truth values (an item's kind
+    # unknown to the checker counts whatever it is)
+    assert some(r".", ("set_card",)) and some(r"\brk\.(rank|big|name|face_up)")
+    assert some(r"^count\(\(?(not |true|false|\w+\.face_up|\w+ (==|in) )")
     # every kind of expression, every slot, every built-in
     kinds = {node.kind for p in _generated() for _, node in p.expr.nodes()}
     assert kinds == set(nf.KINDS)

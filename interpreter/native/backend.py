@@ -65,6 +65,8 @@ class Native:
         strings = tables["strings"]
         self.strings: dict[str, int] = strings
         self.string_slots = frozenset(tables.get("string_slots", ()))
+        self.card_slots = frozenset(tables.get("card_slots", ()))
+        self.nocard = int(tables.get("nocard", 0))
         self.results: list[str] = tables["results"]
         self.reasons: list[str] = tables["reasons"]
         values = []
@@ -120,8 +122,9 @@ class Native:
 
     def variable_codes(self, values: list[Any]) -> list[int]:
         """Variables' values as the compiled code holds them: numbers, truth values as 0 / 1, a
-        string as its id (NO_STR for none), none as NO_INT."""
-        return [(NO_STR if v is None else self.strings.get(v, -2)) if slot in self.string_slots else _int_of(v)
+        string as its id (NO_STR for none), a card as its number (NOCARD for none), none as NO_INT."""
+        return [(NO_STR if v is None else self.strings.get(v, -2)) if slot in self.string_slots
+                else (self.nocard if v is None else int(v)) if slot in self.card_slots else _int_of(v)
                 for slot, v in enumerate(values)]
 
     def start(self, game: Any) -> NativeGame:

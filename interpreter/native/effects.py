@@ -49,11 +49,10 @@ class _EffectsBuilder(_ListingBuilder):
                     if value.type not in ("int", "none"):
                         raise self.no("a number was expected", path + (kind, var))
                     lines.append(f"{indent}{temp} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}")
-                else:  # a pile (or none)
+                else:  # a string, a pile or a card (or none: its kind's code for none)
                     if kind == "add" or value.type not in (var_kind, "none"):
                         raise self.no(f"{kind} of {value.type} to a variable holding {var_kind}", path + (kind, var))
-                    none = self.as_type(value, "str" if var_kind == "str" else "int").code
-                    lines.append(f"{indent}{temp} = {none if value.type == 'none' else value.code}")
+                    lines.append(f"{indent}{temp} = {self.as_type(value, var_kind).code}")
                 if variable.per_team:  # every seat of the acting seat's team
                     mate = self.fresh("mate")
                     stores.append((f"{variable.slot} + {mate}", temp, mate))

@@ -115,11 +115,14 @@ class _ModuleBuilder(_EffectsBuilder):
             ranks = {text: rank for rank, text in enumerate(sorted(self.strings))}
             body.append(f"STR_RANK = {_array([ranks[text] for text in self.strings])}\n{_STR_BEST}")
         source = "\n".join(lines + tables + self.helpers + body) + "\n"
-        # The slots of variables holding strings (their ids; none is NO_STR), seat by seat.
-        string_slots = [variable.slot + seat for name, variable in rules.variables.items()
-                        if self.kinds.get(name) == "str" for seat in range(rules.max_players if variable.per_player else 1)]
+        # The slots of variables holding strings (their ids; none is NO_STR) and cards (none is
+        # NOCARD), seat by seat.
+        def slots(kind: str) -> list[int]:
+            return [variable.slot + seat for name, variable in rules.variables.items()
+                    if self.kinds.get(name) == kind for seat in range(rules.max_players if variable.per_player else 1)]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
-                        "select_piles": dict(self.select_piles), "string_slots": string_slots,
+                        "select_piles": dict(self.select_piles), "string_slots": slots("str"),
+                        "card_slots": slots("card"), "nocard": ncards,
                         "selection_digits": self.selection_digits()}
 
     def _safe(self) -> str:

@@ -42,7 +42,9 @@ class _Scope:
         # first, so that they fit in 63 bits); NO_MASK for no card.
         self.kinds: dict[str, str] = {}
         self.select_piles: dict[int, list[int]] = {}  # the piles each move's `select` chooses from
-        self.inferring: set[str] = set()
+        # Variables whose kind is being found: None while values that read it are left out, else
+        # the kind it is supposed to have (its values checked against it)
+        self.inferring: dict[str, str | None] = {}
         self.masks: dict[str, list[int]] = {}
         self.int_masks: dict[str, tuple[list[int], int]] = {}  # lists of numbers: (masks, the number of bit 0)
         self.lists_names = False  # `legal_moves()` is used: the module needs `legal_names`
@@ -96,6 +98,10 @@ class _Scope:
     def as_type(self, value: _Val, type_: str) -> _Val:
         if value.type != "none":
             return value
+        if type_ == "bool":  # (a truth value is never none: a code it never takes)
+            return _Val("bool", "NO_INT", None, True, maybe_none=True)
+        if type_ not in NONE_CODES:
+            raise self.no(f"none where {type_} is")
         return _Val(type_, NONE_CODES[type_], None, True, maybe_none=True)
 
     def cards_of(self, pile: _Val) -> _Val:
@@ -122,11 +128,13 @@ class _Scope:
         compiled code stops)."""
         variable = self.rules.variables[name]
         slot = f"{variable.slot}" if not seat else f"{variable.slot} + seat_of(M, {seat})"
-        if name in self.inferring:
+        kind = self.inferring.get(name) if name in self.inferring else self.var_kind(name)
+        if kind is None:
             raise self.no(f"the variable '{name}' while its kind is being found")
-        kind = self.var_kind(name)
         if kind == "bool":
             return _Val("bool", f"(V[{slot}] != 0)")
+        if kind == "card":  # (none is NOCARD, whose attributes are none, as a card's value may be)
+            return _Val("card", f"V[{slot}]")
         return _Val(kind, f"V[{slot}]", maybe_none=True)
 
     def move_env(self, template: Any, applying: bool) -> dict[str, _Val]:
@@ -154,8 +162,8 @@ class _Scope:
         return env
 
     def assigned_kinds(self, name: str) -> list[str]:
-        """The kinds of the values `set` effects give the variable `name` (those this backend
-        can lower; a value that reads a variable still being inferred is left out)."""
+        """The kinds of the values `set` effects give the variable `name` ("?" for a value this
+        backend cannot lower, or that reads a variable whose kind is still being found)."""
         found: list[str] = []
         saved = self.path
 
@@ -169,7 +177,7 @@ class _Scope:
                         try:
                             found.append(self.expr(self.parse(path + (i, "set", name)), env).type)
                         except Unsupported:
-                            pass
+                            found.append("?")
                     elif key in ("then", "else", "do"):
                         walk(path + (i, key), env)
 
@@ -191,7 +199,7 @@ class _Scope:
         return _Val("pile" if zone.single else "piles", f"SEATS_{name}[seat_of(M, {seat})]")
 
     def var_kind(self, name: str) -> str:
-        """A variable's kind (int, bool or pile): what it starts with, else what is set into it."""
+        """A variable's kind (int, bool, str, pile or card): what it starts with, else what is set into it."""
         kind = self.kinds.get(name)
         if kind is None:
             kind = self.kinds[name] = self._var_kind(name)
@@ -214,15 +222,21 @@ class _Scope:
             self.path = saved
             if starts in ("int", "bool"):
                 return starts
-        if name not in self.inferring:  # a variable that starts as a string, a pile or none: the values set into it
-            self.inferring.add(name)
+        if name not in self.inferring:  # a variable that starts as a string, a pile, a card or none: the
+            self.inferring[name] = None  # values set into it (those that do not read it)
             try:
-                found = {kind for kind in self.assigned_kinds(name) if kind != "none"} | ({starts} - {"none"})
+                found = {kind for kind in self.assigned_kinds(name) if kind not in ("none", "?")} | ({starts} - {"none"})
+                if not found:  # every value set reads it: the first kind they all give, supposing it has it
+                    for kind in ("int", "bool", "str", "pile", "card"):
+                        self.inferring[name] = kind
+                        if set(self.assigned_kinds(name)) <= {kind, "none"}:
+                            found = {kind}
+                            break
             finally:
-                self.inferring.discard(name)
-            if len(found) == 1 and found <= {"int", "pile", "bool", "str"}:  # a string: its id
+                del self.inferring[name]
+            if len(found) == 1 and found <= {"int", "pile", "bool", "str", "card"}:  # a string: its id
                 return found.pop()
-        raise self.no(f"the variable '{name}' (neither a number nor a truth value)", ("variables", name))
+        raise self.no(f"the variable '{name}' (it holds values of several kinds, or lists)", ("variables", name))
 
     def option(self, name: str) -> _Val:
         option = self.rules.options[name]
