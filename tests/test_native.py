@@ -58,6 +58,9 @@ def _cases() -> list[Any]:
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "choose" / "calls.yaml"), {}, id="fixture-calls"))
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "choose" / "calls.yaml"), {"suits": 2},
                               id="fixture-calls-suits=2"))
+    # Moves onto other seats' piles (`to_seats`), in games of 2 to 4 seats.
+    cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "seats" / "layoff.yaml"), {},
+                              id="fixture-layoff"))
     # Variables holding a card or none (one per seat too), set from themselves.
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "variables" / "cards.yaml"), {},
                               id="fixture-held-cards"))

@@ -746,3 +746,26 @@ def test_count_of_truth_values_counts_as_the_python_backend_counts(tmp_path: Pat
     python, native = _python_ending(rules), _native_ending(rules)
     assert python[0] == "end" and python[3] == [480000 + 3000 + 200 + 20 + 4]  # (48 cards left, four drawn face up)
     assert native == python
+
+
+TRUTH_AND_NONE = """
+ruleset: truthandnone
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {flag: {initial: false}, hits: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw: {from: stock, to: waste, do: [move, {add: {hits: "1 if flag == none else 10"}}, {set: {flag: "not flag"}}]}
+end: {when: [{if: "size(stock) < 48", result: over}]}
+score: "hits + (100 if none != flag else 0)"
+"""
+
+
+def test_a_truth_value_compared_with_none_is_never_equal_in_both_backends(tmp_path: Path) -> None:
+    # (compiled code failed to lower this: no code for a truth value that is none; a truth value
+    # never is)
+    rules = load_ruleset(_write(tmp_path, "truthandnone", TRUTH_AND_NONE))
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python[0] == "end" and python[3] == [5 * 10 + 100]
+    assert native == python

@@ -370,15 +370,22 @@ class _EffectsBuilder(_TablesBuilder):
         """Every pile of the zones named at `path` (a zone or a list of zones)."""
         return tuple(p for zone in self._zones_at(path) for p in zone.piles)
 
-    def seat_zone_piles(self, path: PathKey) -> tuple[tuple[int, ...], ...] | None:
-        """For zones that include a per-player zone: the piles each acting seat may use (shared
-        piles, and that seat's own); None when every zone is shared."""
+    def seat_zone_piles(self, path: PathKey, seats: str = "own") -> tuple[tuple[int, ...], ...] | None:
+        """For zones that include a per-player zone: the piles each acting seat may use, in the
+        zones' order (shared piles, and of a per-player zone the seat's own, or, as `seats` says,
+        every other seat's or every seat's, in seat order: the moves leave out seats not in the
+        game); None when every zone is shared."""
         zones = self._zones_at(path)
         if all(zone.seat_piles is None for zone in zones):
             return None
-        return tuple(tuple(p for zone in zones for p in (zone.piles if zone.seat_piles is None
-                                                          else zone.seat_piles[seat]))
-                     for seat in range(self.rules.max_players))
+
+        def piles(zone: Zone, seat: int) -> tuple[int, ...]:
+            if zone.seat_piles is None:
+                return zone.piles
+            if seats == "own":
+                return zone.seat_piles[seat]
+            return tuple(p for other, row in enumerate(zone.seat_piles) if seats == "all" or other != seat for p in row)
+        return tuple(tuple(p for zone in zones for p in piles(zone, seat)) for seat in range(self.rules.max_players))
 
     def _zones_at(self, path: PathKey) -> list[Zone]:
         value = self._value(path)

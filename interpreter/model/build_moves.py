@@ -99,10 +99,15 @@ class _Builder(_EffectsBuilder):
                 raise RulesetError("a move without both 'from' and 'to' needs 'do' effects", self.doc.pos(path))
             template = MoveTemplate(name, index, spec.get("help", ""), sources, targets,
                                     take if take in ("top", "run", "all", "any") else "count", effects)
-            if sources:
-                template.seat_sources = self.seat_zone_piles(path + ("from",))
-            if targets:
-                template.seat_targets = self.seat_zone_piles(path + ("to",))
+            for side, key, piles in (("from", "from_seats", sources), ("to", "to_seats", targets)):
+                seats = spec.get(key, "own")
+                rows = self.seat_zone_piles(path + (side,), seats) if piles else None
+                if seats != "own" and rows is None:
+                    raise RulesetError(f"'{key}' needs a per-player zone in '{side}'", self.doc.pos(path + (key,)))
+                if side == "from":
+                    template.seat_sources, template.source_seats = rows, seats
+                else:
+                    template.seat_targets, template.target_seats = rows, seats
             template.for_seat = "for_seat" in spec
             template.out_of_turn = bool(spec.get("out_of_turn", False))
             template.asked_after = self.asked_after.get(name, frozenset())

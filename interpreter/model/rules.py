@@ -98,6 +98,11 @@ class MoveTemplate:
     # With a per-player zone among `from` (`to`): the piles each acting seat may use.
     seat_sources: tuple[tuple[int, ...], ...] | None = None
     seat_targets: tuple[tuple[int, ...], ...] | None = None
+    # Whose piles of those per-player zones (`from_seats`, `to_seats`): "own", "others" or "all"; for
+    # the last two the rows hold every seat's the ruleset allows, and the moves take only the piles of
+    # seats in the game (a pile's owner below the number of seats).
+    source_seats: str = "own"
+    target_seats: str = "own"
     named_text: bool = False   # text is the bare name (one source pile, at most one target)
     safe: Evaluator | None = None  # when true, the move can never hurt: a solver plays it without trying others
     # Its effects and the triggers that follow it as one generated function (python/applygen.py), or None.

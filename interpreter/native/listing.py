@@ -119,6 +119,10 @@ class _ListingBuilder(_Emitter):
             env["target"] = _int("b_target")
             for conjunct in conjuncts(self.parse(path + ("for_seat",))):
                 conditions.append((seat_level, self.expr(conjunct, env, "bool").code))
+        # Other seats' piles (`from_seats`, `to_seats`): only those of seats in the game, as movegen tests
+        for seats, pile, level in ((template.source_seats, "b_src", 1), (template.target_seats, "b_dst", dst_level)):
+            if seats != "own":
+                conditions.append((level, f"(PILE_OWNER[{pile}] < M[12])"))
         before = 0
         reads_card = reads_chosen = False
         if "when" in spec:

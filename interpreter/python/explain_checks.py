@@ -232,10 +232,17 @@ class _MoveCheck:
     def piles(self) -> Reason | None:
         t, move, seat = self.template, self.move, self.x.seat
         assert move is not None
-        if move.src >= 0 and t.seat_sources is not None and move.src not in t.seat_sources[seat]:
-            return self.reason(f"{self.names(move.src)} is not one of your piles (you are seat {seat + 1})")
-        if move.dst >= 0 and t.seat_targets is not None and move.dst not in t.seat_targets[seat]:
-            return self.reason(f"{self.names(move.dst)} is not one of your piles (you are seat {seat + 1})")
+        for pile, rows, seats, verb in ((move.src, t.seat_sources, t.source_seats, "takes from"),
+                                        (move.dst, t.seat_targets, t.target_seats, "goes to")):
+            if pile < 0 or rows is None:
+                continue
+            owner = self.rules.pile_owner[pile]
+            if pile not in rows[seat]:
+                if seats == "others" and owner == seat:
+                    return self.reason(f"{self.names(pile)} is your own pile: this move {verb} another seat's")
+                return self.reason(f"{self.names(pile)} is not one of your piles (you are seat {seat + 1})")
+            if seats != "own" and owner >= self.game.players:
+                return self.reason(f"{self.names(pile)} is seat {owner + 1}'s, and this game has {self.game.players} seats")
         return None
 
     def covered(self, pile: int) -> str | None:

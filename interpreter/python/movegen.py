@@ -404,6 +404,12 @@ class _Enumerator:
                 compiled = self.compile_here(conjunct, path + ("for_seat",), (BOOL,))
                 self.conditions.append((self.seat_level, compiled.source))
                 self.totals.append(compiled.total)
+        # Other seats' piles (`from_seats`, `to_seats`): only those of seats in the game.
+        for seats, pile in ((template.source_seats, "b_src"), (template.target_seats, "b_dst")):
+            if seats != "own":
+                test = f"(PILE_OWNER[{pile}] < S.players)"
+                self.conditions.append((self.hoister.level_of(test), test))
+                self.totals.append(True)
 
     def _when(self) -> None:
         """`when`'s conjuncts, each at the outermost loop it may be tested in."""

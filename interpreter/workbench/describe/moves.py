@@ -20,18 +20,25 @@ class MovesDescriber(EffectsDescriber):
     def _zone_list(self, spec: Any) -> list[str]:
         return [spec] if isinstance(spec, str) else list(spec or ())
 
-    def _pile_term(self, zones: list[str], role: str, shared: bool) -> Term:
+    def _pile_term(self, zones: list[str], role: str, shared: bool, seats: str = "own") -> Term:
         if len(zones) == 1 and not shared:
             info = self.book.zones[zones[0]]
-            return Term(f"{info.owner}{info.label if info.single else info.singular}", "pile")
+            owner = info.owner if seats == "own" else "the "  # (another seat's, or any seat's: said where it goes)
+            return Term(f"{owner}{info.label if info.single else info.singular}", "pile")
         return Term(f"the {role} pile", "pile")
 
-    def _zones_words(self, zones: list[str]) -> str:
+    def _zones_words(self, zones: list[str], seats: str = "own") -> str:
+        """The zones a move takes from or goes to; of a per-player zone, the acting seat's piles, or
+        (`from_seats`, `to_seats`) another seat's or any seat's."""
+        whose = {"own": "the player's", "others": "another player's", "all": "any player's"}[seats]
         words = []
         for zone in zones:
             info = self.book.zones[zone]
-            words.append(f"{info.owner}{info.label}" if info.single else f"a {info.singular}"
-                         + (" of the player's" if info.per_player else ""))
+            if info.per_player and seats != "own":
+                words.append(f"{whose} {info.label if info.single else info.singular}")
+            else:
+                words.append(f"{info.owner}{info.label}" if info.single else f"a {info.singular}"
+                             + (f" of {whose}" if info.per_player else ""))
         return _join(words, "or")
 
     def move_names(self, name: str, spec: dict[str, Any]) -> dict[str, Term]:
@@ -40,12 +47,12 @@ class MovesDescriber(EffectsDescriber):
         shared = bool(set(sources) & set(targets))
         names: dict[str, Term] = {"move": Term(f'"{name}"')}
         if sources:
-            names["src"] = self._pile_term(sources, "source", shared)
+            names["src"] = self._pile_term(sources, "source", shared, spec.get("from_seats", "own"))
             names["card"] = Term("the card", "card")
             names["cards"] = Term("the moved cards", "cards")
             names["n"] = Term("the number of cards moved", "number")
         if targets:
-            names["dst"] = self._pile_term(targets, "destination", shared)
+            names["dst"] = self._pile_term(targets, "destination", shared, spec.get("to_seats", "own"))
         if spec.get("for_seat") is not None:
             names["target"] = Term("the chosen seat", "seat")
         if spec.get("select"):
@@ -73,9 +80,10 @@ class MovesDescriber(EffectsDescriber):
             sources = self._zone_list(spec.get("from"))
             targets = self._zone_list(spec.get("to"))
             if sources:
-                self.out.item(f"From {self._zones_words(sources)}: {self.take(path, spec.get('take', 'top'), speaker)}.", 1)
+                self.out.item(f"From {self._zones_words(sources, spec.get('from_seats', 'own'))}: "
+                              f"{self.take(path, spec.get('take', 'top'), speaker)}.", 1)
             if targets:
-                self.out.item(f"To {self._zones_words(targets)}.", 1)
+                self.out.item(f"To {self._zones_words(targets, spec.get('to_seats', 'own'))}.", 1)
             if spec.get("for_seat") is not None:
                 self.out.item("It also chooses a seat: any seat for which "
                               f"{self.condition(path + ('for_seat',), spec['for_seat'], speaker)}.", 1)
