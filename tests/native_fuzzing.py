@@ -402,6 +402,7 @@ class ExpressionGenerator:
             (2, lambda: Node(CARDS, "{0}[{1}:{2}]", (e(CARDS, d), e(INT, d), e(INT, d)))),
             (1, lambda: Node(CARDS, "{0}[{1}:]", (e(PILE, d), e(INT, d)))),
             (2, lambda: self.comprehension("list", CARD, d)),
+            (1, lambda: Node(CARDS, "({0} + {1})", (e(CARDS, d), e(CARDS, d)))),
         ])
 
     def make_ilist(self, d: int) -> Node:
@@ -413,6 +414,7 @@ class ExpressionGenerator:
             (2, lambda: Node(ILIST, "[{0}, {1}, {2}]", (e(INT, d), e(INT, d), e(INT, d)))),
             (2, lambda: Node(ILIST, "{0}[{1}:{2}]", (e(ILIST, d), e(INT, d), e(INT, d)))),
             (1, lambda: leaf(ILIST, rng.choice(["seats", "[]"]))),
+            (1, lambda: Node(ILIST, "({0} + {1})", (e(ILIST, d), e(ILIST, d)))),
         ])
 
     def make_slist(self, d: int) -> Node:

@@ -61,6 +61,9 @@ def _cases() -> list[Any]:
     # Moves onto other seats' piles (`to_seats`), in games of 2 to 4 seats.
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "seats" / "layoff.yaml"), {},
                               id="fixture-layoff"))
+    # Lists joined with `+` (a hand with the starter, walked by subsets; compared with a list built).
+    cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "lists" / "starter.yaml"), {},
+                              id="fixture-starter"))
     # Variables holding a card or none (one per seat too), set from themselves.
     cases.append(pytest.param(str(Path(__file__).parent / "fixtures" / "variables" / "cards.yaml"), {},
                               id="fixture-held-cards"))

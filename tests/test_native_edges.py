@@ -769,3 +769,32 @@ def test_a_truth_value_compared_with_none_is_never_equal_in_both_backends(tmp_pa
     python, native = _python_ending(rules), _native_ending(rules)
     assert python[0] == "end" and python[3] == [5 * 10 + 100]
     assert native == python
+
+
+UNTYPED_NUMBER = """
+ruleset: untypednumber
+players: 1
+deck: standard-52
+zones: {stock: {short: s}, waste: {short: w}}
+variables: {last: {initial: "none"}, kept: {initial: "none"}, hits: {initial: 0}}
+setup: [{take_deck: stock}]
+moves:
+  draw:
+    from: stock
+    to: waste
+    do:
+      - move
+      - set: {last: "top(waste).rank if size(stock) % 2 == 0 else none", kept: "kept"}
+      - add: {hits: "1000 if last == none else last"}
+end: {when: [{if: "size(stock) < 44", result: over}]}
+score: "hits + (1 if kept == none else 0)"
+"""
+
+
+def test_a_variable_not_typed_holding_numbers_or_none_plays_alike_in_both_backends(tmp_path: Path) -> None:
+    # (found by benchmarks/native_fuzz.py) a variable whose initial value is not a number holds
+    # none as well as numbers in the Python backend; compiled code stopped where one was set to none
+    rules = load_ruleset(_write(tmp_path, "untypednumber", UNTYPED_NUMBER))
+    python, native = _python_ending(rules), _native_ending(rules)
+    assert python[0] == "end" and python[3][0] > 4000  # (four of the eight draws set none)
+    assert native == python

@@ -77,6 +77,7 @@ MADE_BY: list[tuple[str, str]] = [
     ("score > 1 and empty(stock)", "and"),
     ("score > 1 or empty(stock)", "or"),
     ("score * 3", "arith"),
+    ("cards(stock) + cards(waste)", "join"),
     ("score <= 3", "compare"),
     ("card in cards(stock)", "in"),
     ("'x' in held", "container"),

@@ -292,6 +292,8 @@ class Checker(_CallChecker):
             return Typed(op, BOOL, node, (left, right), total=left.total and right.total)
         left = self.check(node.left)
         right = self.check(node.right)
+        if op == "+" and (left.type in _LISTS or right.type in _LISTS):
+            return self._join(left, right, node)
         if op in _ARITH:
             left = self.want(left, (INT,), node.left, f"'{op}' needs numbers")
             right = self.want(right, (INT,), node.right, f"'{op}' needs numbers")
@@ -321,6 +323,21 @@ class Checker(_CallChecker):
             return self._fold("in", op, BOOL, [left, right], lambda v: (v[0] in v[1]) == (op == "in"), node,
                               total=right.type in _LISTS)
         raise CompileError(f"unknown operator {op}", node.pos)  # pragma: no cover
+
+    def _join(self, left: Typed, right: Typed, node: Binary) -> Typed:
+        """`a + b` of two lists: a list of a's items then b's (cards and cards give cards, piles and
+        piles piles), a copy counted like a loop over it; a value of a kind known only in play is
+        checked to be a list."""
+        if not {left.type, right.type} <= {*_LISTS, ANY}:
+            raise CompileError(f"'+' joins two lists or adds two numbers, got {_TYPE_WORDS[left.type]} and "
+                               f"{_TYPE_WORDS[right.type]}", node.right.pos)
+        parts = [self.want(part, _LISTS, at) for part, at in ((left, node.left), (right, node.right))]
+        types = {part.type for part in parts} - {ANY}
+        type_ = types.pop() if len(types) == 1 and not {left.type, right.type} & {ANY} else LIST
+        if all(part.const for part in parts):
+            return Typed("const", type_, node, const=True, value=tuple(parts[0].value) + tuple(parts[1].value),
+                         total=True)
+        return Typed("join", type_, node, tuple(parts), total=all(p.total and p.kind != "check" for p in parts))
 
     def _constant(self, node: Const) -> Typed:
         if not _in_range(node.value):

@@ -278,6 +278,9 @@ class PythonEmitter:
             return f"power({left}, {right})"
         return f"({left} {_PY_OP.get(typed.info, typed.info)} {right})"
 
+    def _join(self, typed: Typed) -> str:
+        return f"charge(join({self.emit(typed.args[0])}, {self.emit(typed.args[1])}))"
+
     def _compare(self, typed: Typed) -> str:
         return f"({self.emit(typed.args[0])} {typed.info} {self.emit(typed.args[1])})"
 
@@ -320,7 +323,7 @@ _WRITERS: dict[str, Callable[[PythonEmitter, Typed], str]] = {
     "range": PythonEmitter._range, "best_of": PythonEmitter._best_of, "best": PythonEmitter._best,
     "list_count": PythonEmitter._list_count, "list_fold": PythonEmitter._list_fold,
     "comprehension": PythonEmitter._comprehension, "iterate": PythonEmitter._iterate, "and": PythonEmitter._logic,
-    "or": PythonEmitter._logic, "arith": PythonEmitter._arith, "compare": PythonEmitter._compare,
+    "or": PythonEmitter._logic, "arith": PythonEmitter._arith, "join": PythonEmitter._join, "compare": PythonEmitter._compare,
     "in": PythonEmitter._in, "container": PythonEmitter._container, "not": PythonEmitter._not,
     "neg": PythonEmitter._neg, "ternary": PythonEmitter._ternary, "list": PythonEmitter._list,
     "same": PythonEmitter._same,

@@ -135,6 +135,12 @@ def want_container(value: Any) -> Any:
     raise ValueCheckError(f"a list or a string was expected after 'in', got {_shown(value)}")
 
 
+def join(first: Any, second: Any) -> list[Any]:
+    """`a + b` of two lists (a pile's cards, a list built or written out): a new list of a's items
+    then b's."""
+    return [*first, *second]
+
+
 def end_item(items: Any, end: int) -> Any:
     """`top` (end -1) or `bottom` (end 0) of a pile's cards or a list: `none` when it is empty."""
     return items[end] if items else None
@@ -228,7 +234,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "None": None,
     "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
-    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item,
+    "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item, "join": join,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
     **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
 }

@@ -66,6 +66,7 @@ KINDS: dict[str, str] = {
     "and": "nothing: args (left, right)",
     "or": "nothing: args (left, right)",
     "arith": "the operator (+ - * / % **): args (left, right)",
+    "join": "nothing: a list of the left list's items then the right's (`+` of lists), args (left, right)",
     "compare": "the operator (== != < <= > >=): args (left, right)",
     "in": "in or notin: args (value, container)",
     "container": "nothing: a value checked to be a list or a string, args (value,)",

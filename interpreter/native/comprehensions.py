@@ -69,9 +69,7 @@ class _Comprehensions(_Scope):
             item = None  # a pair: no one item to give (argmin, argmax)
         elif iterable.kind == "subsets":
             # every set of `low` to `high` of the items (`front/runtime.Subsets`), each an array of its own
-            items = self.lower(iterable.args[0], inner)
-            if items.type == "pile":
-                items = self.cards_of(items)
+            items = self._items(self.lower(iterable.args[0], inner))  # (a pile's cards; a range's numbers)
             if items.type == "cards":
                 array, kind = f"{items.arr}[{items.lo}:{items.hi}]", "cards"
             elif items.type in ("int_list", "str_list"):

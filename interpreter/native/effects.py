@@ -45,14 +45,15 @@ class _EffectsBuilder(_ListingBuilder):
                     if value.type != "bool":
                         raise self.no("a truth value was expected", path + (kind, var))
                     lines.append(f"{indent}{temp} = 1 if {value.code} else 0")
-                elif var_kind == "int":
+                elif var_kind == "int" and self.front.scope.variables[var][1] == "int":  # (none is an error)
                     if value.type not in ("int", "none"):
                         raise self.no("a number was expected", path + (kind, var))
                     lines.append(f"{indent}{temp} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}")
-                else:  # a string, a pile or a card (or none: its kind's code for none)
-                    if kind == "add" or value.type not in (var_kind, "none"):
+                else:  # a string, a pile, a card or a number of a variable not typed (or none: its code for none)
+                    if kind == "add" and var_kind != "int" or value.type not in (var_kind, "none"):
                         raise self.no(f"{kind} of {value.type} to a variable holding {var_kind}", path + (kind, var))
-                    lines.append(f"{indent}{temp} = {self.as_type(value, var_kind).code}")
+                    value = self.as_type(value, var_kind)
+                    lines.append(f"{indent}{temp} = {self.checked(value) if kind == 'add' else value.code}")
                 if variable.per_team:  # every seat of the acting seat's team
                     mate = self.fresh("mate")
                     stores.append((f"{variable.slot} + {mate}", temp, mate))

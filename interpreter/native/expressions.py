@@ -411,6 +411,6 @@ _LOWER: dict[str, Callable[[_Emitter, Typed, Env], _Val]] = {
     "pairs": _Emitter._walked, "subsets": _Emitter._walked, "abs": _Emitter._abs, "range": _Emitter._range,
     "best_of": _Emitter._best_of, "best": _Emitter._best, "list_count": _Emitter._list_count,
     "list_fold": _Emitter._list_fold, "comprehension": _Emitter._comprehension, "and": _Emitter._logic,
-    "or": _Emitter._logic, "arith": _Emitter._arith, "compare": _Emitter._compare, "in": _Emitter._in,
+    "or": _Emitter._logic, "arith": _Emitter._arith, "join": _Emitter._join, "compare": _Emitter._compare, "in": _Emitter._in,
     "not": _Emitter._not, "neg": _Emitter._neg, "ternary": _Emitter._ternary, "list": _Emitter._list,
 }

@@ -10,7 +10,7 @@ from typing import Any
 from ..front.parser import Call
 from ..front.typed import Typed
 from .comprehensions import _Comprehensions
-from .values import EMPTY, LISTS, _Val, _array, _int
+from .values import EMPTY, ITEMS, LISTS, _Val, _array, _int
 
 Env = dict[Any, _Val]  # a binding's name, ("item", its info) or ("param", id of its argument) -> its value
 
@@ -50,6 +50,8 @@ class _Lists(_Comprehensions):
         """A slice of a pile's cards or of cards (a narrower window of the same array), of a list or
         of piles, or of a range of numbers."""
         obj = self.lower(typed.args[0], env)
+        if obj.type == "seats":  # (the seats' numbers, as an array)
+            obj = self._items(obj)
         parts = [self.lower(a, env) for a in typed.args[1:]]
         has_lo, has_hi = typed.info
         bounds = [parts.pop(0) if has else None for has in (has_lo, has_hi)]
@@ -73,6 +75,35 @@ class _Lists(_Comprehensions):
         lo = f"clip({lo_code}, {obj.lo}, {obj.hi})" if lo_code is not None else obj.lo
         hi = f"clip({hi_code}, {obj.lo}, {obj.hi})" if hi_code is not None else obj.hi
         return _Val("cards", arr=obj.arr, lo=lo, hi=f"max({lo}, {hi})", container=obj.container)
+
+    def _join(self, typed: Typed, env: Env) -> _Val:
+        """`a + b` of two lists: a new array of a's items then b's, of one kind of item (`[]`, of no
+        kind, joins any), as Python's list of them."""
+        left, right = (self._items(self.lower(a, env)) for a in typed.args)
+        if left.code == EMPTY and right.type in ITEMS:  # (`[]` lowers as numbers of no kind)
+            left = _Val(right.type, EMPTY, container="tuple") if right.type != "cards" else \
+                _Val("cards", arr=EMPTY, lo="0", hi="0", container="tuple")
+        if right.code == EMPTY and left.type in ITEMS:
+            right = _Val(left.type, EMPTY, container="tuple") if left.type != "cards" else \
+                _Val("cards", arr=EMPTY, lo="0", hi="0", container="tuple")
+        if left.type != right.type or left.type not in ITEMS:
+            raise self.no(f"joining {left.type} and {right.type}")
+        items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
+        joined = f"np.concatenate(({items[0]}, {items[1]}))"
+        if left.type == "cards":
+            size = f"({left.hi} - ({left.lo}) + {right.hi} - ({right.lo}))"
+            return _Val("cards", arr=joined, lo="0", hi=size, container="list")
+        return _Val(left.type, joined, container="list")
+
+    def _items(self, value: _Val) -> _Val:
+        """A pile as its cards, numbers from lo up to hi (a range, the seats) as an array of them."""
+        if value.type == "pile":
+            return self.cards_of(value)
+        if value.type == "range":
+            return _Val("int_list", f"np.arange({value.lo}, max({value.lo}, {value.hi}))")
+        if value.type == "seats":
+            return _Val("int_list", f"np.arange({value.code})")
+        return value
 
     def _list(self, typed: Typed, env: Env) -> _Val:
         return self._written([self.lower(item, env) for item in typed.args])
@@ -116,6 +147,8 @@ class _Lists(_Comprehensions):
             return f"len({arg.code})"
         if arg.type == "range":
             return f"max(0, {arg.hi} - ({arg.lo}))"
+        if arg.type == "seats":
+            return arg.code
         raise self.no(f"{func}() of {arg.type}")
 
     def _size(self, typed: Typed, env: Env) -> _Val:

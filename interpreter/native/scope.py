@@ -227,13 +227,16 @@ class _Scope:
             try:
                 found = {kind for kind in self.assigned_kinds(name) if kind not in ("none", "?")} | ({starts} - {"none"})
                 if not found:  # every value set reads it: the first kind they all give, supposing it has it
-                    for kind in ("int", "bool", "str", "pile", "card"):
+                    for kind in ("int", "str", "pile", "card"):  # (compiled truth values are never none)
                         self.inferring[name] = kind
                         if set(self.assigned_kinds(name)) <= {kind, "none"}:
                             found = {kind}
                             break
             finally:
                 del self.inferring[name]
+            if found == {"bool"} and starts == "none":
+                raise self.no(f"the variable '{name}' (a truth value or none: compiled truth values are never none)",
+                              ("variables", name))
             if len(found) == 1 and found <= {"int", "pile", "bool", "str", "card"}:  # a string: its id
                 return found.pop()
         raise self.no(f"the variable '{name}' (it holds values of several kinds, or lists)", ("variables", name))
@@ -266,6 +269,9 @@ class _Scope:
         raise NotImplementedError
 
     def _constant(self, value: Any) -> _Val:
+        raise NotImplementedError
+
+    def _items(self, value: _Val) -> _Val:
         raise NotImplementedError
 
     def _truth(self, typed: Typed, env: dict[Any, _Val]) -> _Val:
