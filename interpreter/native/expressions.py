@@ -33,6 +33,7 @@ _STATIC = {"int": INT, "bool": BOOL, "str": STR, "card": CARD, "pile": PILE, "pi
 # What `want` asks of a whole expression, as the checker's expected types.
 _EXPECT = {"bool": (BOOL,), "int": (INT,)}
 
+
 class _Emitter(_Lists):
     """Lowers one checked ruleset to the source of a Numba module: its expressions."""
 
