@@ -113,3 +113,12 @@ def test_the_native_backend_joins_and_compares_alike(tmp_path: Path) -> None:
         position.apply_code(native_backend(rules).code(move))
     assert position.is_over and [position.score(0)] == game.scores()
     assert game.scores()[0] > 1000
+
+
+def test_the_rules_in_words_say_a_join_as_one_list_followed_by_the_other() -> None:
+    from cardrules.workbench.describe import describe
+    from cardrules.workbench.describe.document import render_markdown
+
+    text = render_markdown(describe(str(STARTER)))
+    assert "counted(p): the cards of p followed by the cards of the starter." in text
+    assert "2 times the number of s" in text  # (numbers are still added: "plus", "times")

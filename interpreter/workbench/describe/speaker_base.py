@@ -18,6 +18,7 @@ INLINE_DEPTH = 1           # a function written out names the functions its body
 _COMPARE = {"==": ("is", "is not"), "!=": ("is not", "is"), "<": ("is less than", "is not less than"),
             "<=": ("is at most", "is more than"), ">": ("is more than", "is at most"),
             ">=": ("is at least", "is less than")}
+_LISTED = frozenset({"cards", "piles", "list", "numbers"})  # kinds of what `+` joins rather than adds
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded down)", "%": "modulo",
           "**": "to the power of"}
 _LEVEL = {"or": 2, "and": 3, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7, "**": 9}
@@ -93,6 +94,11 @@ class SpeakerBase:
             return self._element_kind(node.iterable)
         if isinstance(node, ListLit):
             return "list"
+        if isinstance(node, Binary) and node.op == "+":  # lists joined: cards and cards give cards
+            kinds = {self.kind(node.left), self.kind(node.right)}
+            if kinds & _LISTED:
+                return kinds.pop() if len(kinds) == 1 else "list"
+            return ""
         if isinstance(node, Const):
             return "number" if type(node.value) is int else ""
         return ""
@@ -231,6 +237,8 @@ class SpeakerBase:
 
         if op == "**":
             text = f"{side(node.left, 10)} to the power of {side(node.right, 9)}"
+        elif op == "+" and self.kind(node) in _LISTED:  # two lists joined
+            text = f"{side(node.left, level)} followed by {side(node.right, level + 1)}"
         else:
             text = f"{side(node.left, level)} {_ARITH[op]} {side(node.right, level + 1)}"
         return self._not(text, neg)
