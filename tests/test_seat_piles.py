@@ -16,16 +16,14 @@ from cardrules import load_ruleset
 from cardrules.base.errors import RulesetError
 from cardrules.workbench.describe import describe
 from cardrules.workbench.describe.document import render_markdown
+from helpers import replaced
 
 LAYOFF = Path(__file__).parent / "fixtures" / "seats" / "layoff.yaml"
 
 
-def _variant(tmp_path: Path, old: str, new: str) -> Path:
-    text = LAYOFF.read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / "variant.yaml"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return path
+def _variant(tmp_path: Path, old: str, new: str, text: str | None = None) -> Path:
+    """The fixture (or `text`) with `old` replaced by `new`, written into `tmp_path`."""
+    return replaced(tmp_path, LAYOFF.read_text(encoding="utf-8") if text is None else text, old, new)
 
 
 def _moves(game: Any, name: str) -> list[Any]:
@@ -65,10 +63,8 @@ def test_the_rule_of_a_move_to_other_seats_piles_is_tested_on_each_of_them() -> 
 
 
 def test_all_seats_piles_include_the_acting_seats_own(tmp_path: Path) -> None:
-    path = _variant(tmp_path, "    to_seats: others", "    to_seats: all")
-    text = path.read_text(encoding="utf-8").replace(*ANYWHERE)
-    path.write_text(text, encoding="utf-8")
-    rules = load_ruleset(path)
+    rules = load_ruleset(_variant(tmp_path, "    to_seats: others", "    to_seats: all",
+                                  _variant(tmp_path, *ANYWHERE).read_text(encoding="utf-8")))
     game = rules.new_game(seed=1, players=3)
     assert {rules.pile_owner[m.dst] for m in _moves(game, "lay_off")} == {0, 1, 2}
 
@@ -107,8 +103,8 @@ def test_the_rules_in_words_say_whose_piles() -> None:
 def test_whose_piles_is_checked_at_load(tmp_path: Path, text: str, message: str) -> None:
     path = _variant(tmp_path, "    to_seats: others", "    " + text)
     if "from_seats" in text:  # (lay_off takes from the seat's hand: make `from` a shared zone)
-        path.write_text(path.read_text(encoding="utf-8").replace(
-            "  lay_off:\n    from: hand", "  lay_off:\n    from: stock"), encoding="utf-8")
+        path = _variant(tmp_path, "  lay_off:\n    from: hand", "  lay_off:\n    from: stock",
+                        path.read_text(encoding="utf-8"))
     with pytest.raises(RulesetError, match=message) as caught:
         load_ruleset(path)
     assert caught.value.pos is not None and caught.value.pos.line > 1

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from cardrules import load_ruleset, native
 from cardrules.base.errors import RulesetError, RulesetRuntimeError
+from helpers import replaced
 
 ORDER = Path(__file__).parent / "fixtures" / "turns" / "order.yaml"
 DECK = [r + s for s in "CDHS" for r in "A23456789TJQK"]
@@ -138,11 +139,7 @@ def test_the_native_backend_hands_the_turns_on_as_the_python_one_does() -> None:
 
 
 def _variant(tmp_path: Path, old: str, new: str) -> Path:
-    text = ORDER.read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / "variant.yaml"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return path
+    return replaced(tmp_path, ORDER.read_text(encoding="utf-8"), old, new)
 
 
 def test_turn_control_in_a_game_whose_turns_do_not_rotate_is_refused_at_its_place(tmp_path: Path) -> None:

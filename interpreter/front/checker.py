@@ -332,12 +332,12 @@ class Checker(_CallChecker):
             raise CompileError(f"'+' joins two lists or adds two numbers, got {_TYPE_WORDS[left.type]} and "
                                f"{_TYPE_WORDS[right.type]}", node.right.pos)
         parts = [self.want(part, _LISTS, at) for part, at in ((left, node.left), (right, node.right))]
-        types = {part.type for part in parts} - {ANY}
-        type_ = types.pop() if len(types) == 1 and not {left.type, right.type} & {ANY} else LIST
+        types = {left.type, right.type}
+        type_ = types.pop() if len(types) == 1 and ANY not in types else LIST
         if all(part.const for part in parts):
             return Typed("const", type_, node, const=True, value=tuple(parts[0].value) + tuple(parts[1].value),
                          total=True)
-        return Typed("join", type_, node, tuple(parts), total=all(p.total and p.kind != "check" for p in parts))
+        return Typed("join", type_, node, tuple(parts), total=all(part.total for part in parts))
 
     def _constant(self, node: Const) -> Typed:
         if not _in_range(node.value):

@@ -123,9 +123,14 @@ class Native:
     def variable_codes(self, values: list[Any]) -> list[int]:
         """Variables' values as the compiled code holds them: numbers, truth values as 0 / 1, a
         string as its id (NO_STR for none), a card as its number (NOCARD for none), none as NO_INT."""
-        return [(NO_STR if v is None else self.strings.get(v, -2)) if slot in self.string_slots
-                else (self.nocard if v is None else int(v)) if slot in self.card_slots else _int_of(v)
-                for slot, v in enumerate(values)]
+        return [self._variable_code(slot, v) for slot, v in enumerate(values)]
+
+    def _variable_code(self, slot: int, value: Any) -> int:
+        if slot in self.string_slots:
+            return NO_STR if value is None else self.strings.get(value, -2)
+        if slot in self.card_slots:
+            return self.nocard if value is None else int(value)
+        return _int_of(value)
 
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""

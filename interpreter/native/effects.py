@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.limits import MAX_WHILE_PASSES
+from ..front.compile_types import INT
 from ..front.parser import ListLit, parse_loop
 from .listing import _ListingBuilder
 from .sources import _ON_PILE
@@ -45,7 +46,7 @@ class _EffectsBuilder(_ListingBuilder):
                     if value.type != "bool":
                         raise self.no("a truth value was expected", path + (kind, var))
                     lines.append(f"{indent}{temp} = 1 if {value.code} else 0")
-                elif var_kind == "int" and self.front.scope.variables[var][1] == "int":  # (none is an error)
+                elif var_kind == "int" and self.front.scope.variables[var][1] == INT:  # (typed: none is an error)
                     if value.type not in ("int", "none"):
                         raise self.no("a number was expected", path + (kind, var))
                     lines.append(f"{indent}{temp} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}")

@@ -17,9 +17,9 @@ from typing import Any, Callable
 from ..base.limits import INT_MAX, INT_MIN
 from ..front.checker import Checker
 from ..front.compile_types import ANY, BOOL, CARD, CARDS, INT, LIST, NONE, PILE, PILES, STR, CompileError, Scope
-from ..front.parser import Call, Node
+from ..front.parser import Node
 from ..front.typed import Typed
-from .lists import Env, _Lists
+from .lists import Env, _Lists, array_of, folded_range
 from .values import EMPTY, ITEMS, LISTS, NONE_CODES, _Val, _array, _int
 
 # What stands for `none` in compiled code, by kind of value (a truth value is never none: a code
@@ -70,8 +70,7 @@ class _Emitter(_Lists):
     def _const(self, typed: Typed, env: Env) -> _Val:
         if not isinstance(typed.value, tuple):
             return self._constant(typed.value)
-        node = typed.node
-        if isinstance(node, Call) and node.func == "range":  # a range folded at load: numbers lo to hi
+        if folded_range(typed):  # numbers lo up to hi
             numbers = typed.value
             lo, hi = (numbers[0], numbers[-1] + 1) if numbers else (0, 0)
             return _Val("range", lo=repr(lo), hi=repr(hi))
@@ -347,7 +346,7 @@ class _Emitter(_Lists):
         if left.type not in ITEMS or right.type not in ITEMS or not left.container or not right.container:
             raise self.no(f"comparing {left.type} and {right.type} (only lists written out, built by list(...), "
                           "legal_moves() or cards(), and their slices)")
-        items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
+        items = [array_of(left), array_of(right)]
         # (both lists are computed, as Python computes them, whatever the answer: an error in either stops)
         if left.container != right.container:
             return f"(len({items[0]}) + len({items[1]}) < 0)"

@@ -15,6 +15,23 @@ from .values import EMPTY, ITEMS, LISTS, _Val, _array, _int
 Env = dict[Any, _Val]  # a binding's name, ("item", its info) or ("param", id of its argument) -> its value
 
 
+def array_of(value: _Val) -> str:
+    """Code for the items of a list held as an array: a window of cards as its slice."""
+    return f"{value.arr}[{value.lo}:{value.hi}]" if value.type == "cards" else value.code
+
+
+def _empty(kind: str) -> _Val:
+    """`[]` written out, as an empty list of this kind of item."""
+    if kind == "cards":
+        return _Val("cards", arr=EMPTY, lo="0", hi="0", container="tuple")
+    return _Val(kind, EMPTY, container="tuple")
+
+
+def folded_range(typed: Typed) -> bool:
+    """Is this a constant the checker folded from `range(...)` (a tuple of numbers, lo up to hi)?"""
+    return typed.kind == "const" and isinstance(typed.node, Call) and typed.node.func == "range"
+
+
 class _Lists(_Comprehensions):
     """Lists, piles and their parts, lowered."""
 
@@ -81,15 +98,12 @@ class _Lists(_Comprehensions):
         kind, joins any), as Python's list of them."""
         left, right = (self._items(self.lower(a, env)) for a in typed.args)
         if left.code == EMPTY and right.type in ITEMS:  # (`[]` lowers as numbers of no kind)
-            left = _Val(right.type, EMPTY, container="tuple") if right.type != "cards" else \
-                _Val("cards", arr=EMPTY, lo="0", hi="0", container="tuple")
+            left = _empty(right.type)
         if right.code == EMPTY and left.type in ITEMS:
-            right = _Val(left.type, EMPTY, container="tuple") if left.type != "cards" else \
-                _Val("cards", arr=EMPTY, lo="0", hi="0", container="tuple")
+            right = _empty(left.type)
         if left.type != right.type or left.type not in ITEMS:
             raise self.no(f"joining {left.type} and {right.type}")
-        items = [f"{v.arr}[{v.lo}:{v.hi}]" if v.type == "cards" else v.code for v in (left, right)]
-        joined = f"np.concatenate(({items[0]}, {items[1]}))"
+        joined = f"np.concatenate(({array_of(left)}, {array_of(right)}))"
         if left.type == "cards":
             size = f"({left.hi} - ({left.lo}) + {right.hi} - ({right.lo}))"
             return _Val("cards", arr=joined, lo="0", hi=size, container="list")
@@ -192,13 +206,11 @@ class _Lists(_Comprehensions):
     def _walked(self, typed: Typed, env: Env) -> _Val:
         raise self.no(f"{typed.kind}() outside a comprehension")
 
-
     def written_items(self, typed: Typed, env: Env) -> list[_Val] | None:
         """The items of a list written out (`[a, b]`, or one known at load but a range), each lowered;
         None for any other value."""
         if typed.kind == "list":
             return [self.lower(item, env) for item in typed.args]
-        if typed.kind == "const" and isinstance(typed.value, tuple) and \
-                not (isinstance(typed.node, Call) and typed.node.func == "range"):
+        if typed.kind == "const" and isinstance(typed.value, tuple) and not folded_range(typed):
             return [self._constant(v) for v in typed.value]
         return None
