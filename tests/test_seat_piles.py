@@ -121,3 +121,11 @@ def test_random_games_keep_every_card_and_use_only_seats_in_the_game() -> None:
             assert move.dst < 0 or rules.pile_owner[move.dst] < players
             game.apply(move)
         assert sorted(c for pile in game.state.piles for c in pile) == list(range(52))
+
+
+def test_a_card_taken_from_another_seats_hidden_hand_is_picked_blind(tmp_path: Path) -> None:
+    # (a seat never learns a card it cannot see: the hands show only their owner every card)
+    path = _variant(tmp_path, "  draw: {from: stock, to: hand}",
+                    "  draw: {from: stock, to: hand}\n  snatch: {from: hand, from_seats: others, take: any, to: stock}")
+    game = load_ruleset(path).new_game(seed=1, players=3)
+    assert sorted(str(m) for m in game.legal_moves() if m.name == "snatch") == ["h@2:?>s", "h@3:?>s"]
