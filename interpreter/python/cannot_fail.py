@@ -6,9 +6,13 @@ scan of a run, a value put back into its condition) only where it says the code 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 
+@lru_cache(maxsize=4096)
 def _parse(source: str) -> ast.expr | None:
+    """The syntax tree of generated code (None if it is not one expression). The trees are kept, as
+    the same code comes again for each option combination a validation builds: no caller changes them."""
     try:
         return ast.parse(source, mode="eval").body
     except (SyntaxError, RecursionError, MemoryError, ValueError):

@@ -10,10 +10,12 @@ import ast
 import dataclasses
 import io
 import tokenize
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..front.compiler import BOOL, INT, Compiled, CompileError, Compiler, Scope, names_in
-from ..front.parser import Binary, Node, Ternary, Unary
+from ..front.parser import Node
+from ..front.typed import Typed
 from ..model.indexes import IndexKey
 from .cannot_fail import _ANY, _CARD, _INT, _STR, _CannotFail, _emptiness_test, _parse
 
@@ -134,11 +136,16 @@ class _RunPlan:
 _PAIRS_OF_CARDS = "charge(pairs(b_cards))"  # the compiled `pairs(cards)` a comprehension loops over
 
 
-def _tokens(source: str) -> list[tokenize.TokenInfo]:
+@lru_cache(maxsize=4096)
+def _name_columns(source: str) -> tuple[tuple[str, int], ...]:
+    """Each Python name in one line of generated code, with the column it starts at (string literals
+    are not looked into). The same conditions are generated for every option combination a
+    validation builds, so the answers are kept."""
     try:
-        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+        return tuple((token.string, token.start[1]) for token in tokenize.generate_tokens(io.StringIO(source).readline)
+                     if token.type == tokenize.NAME)
     except (tokenize.TokenError, SyntaxError):
-        return []
+        return ()
 
 
 def _and_parts(source: str) -> list[str]:
@@ -208,45 +215,48 @@ class _Rewrites:
     def _usable_index(self, key: IndexKey, scope: Scope) -> bool:
         """Can the listing use this index: both keys numbers whose code cannot fail, the card's not
         reading the destination and the destination's nothing of the move, and every conjunct tested
-        before the key holds unable to fail (a destination left out is never tested)?"""
-        safety = _CannotFail(self._table_kinds(), {}, frozenset({"b_card"}), tops=True)
+        before the key holds unable to fail (a destination left out is never tested)?
 
-        def compiled(node: Node) -> Compiled | None:
+        Each key and conjunct is checked once; whether a part of it can fail is read off its typed
+        tree (front/typed.py), and only the code of parts the tree cannot vouch for is written."""
+        safety = _CannotFail(self._table_kinds(), {}, frozenset({"b_card"}), tops=True)
+        compiler = Compiler(scope)
+
+        def typed(node: Node) -> Typed | None:
             try:
-                return Compiler(scope).compile(node)
+                return compiler.checker.check_whole(node)
             except (CompileError, RecursionError):
                 return None
 
-        def cannot_fail(node: Node, filled: frozenset[str] = frozenset(), truth: bool = False) -> bool:
-            """As the compiler says (`Compiled.total`), or `_CannotFail` knowing the deck and the
-            piles `filled` holds a card; else part by part, through `and`, `or`, `not`, `==`, `!=`
-            and `if else` (past `empty(p)`, `p` holds a card). With `truth`, the value must be a
-            truth value (else the compiled code checks it when it runs)."""
-            code = compiled(node)
-            if code is None or (truth and code.type != BOOL):
+        def cannot_fail(part: Typed, filled: frozenset[str] = frozenset(), truth: bool = False) -> bool:
+            """As the tree says (`total`), or `_CannotFail` knowing the deck and the piles `filled`
+            holds a card; else part by part, through `and`, `or`, `not`, `==`, `!=` and `if else`
+            (past `empty(p)`, `p` holds a card). With `truth`, the value must be a truth value (else
+            the code checks it when it runs)."""
+            if truth and part.type != BOOL:
                 return False
-            if code.total or safety.kind(code.source, filled=filled) is not None:
+            if part.total or safety.kind(compiler.writer.write(part).source, filled=filled) is not None:
                 return True
-            if isinstance(node, Binary) and node.op in ("and", "or"):
-                return cannot_fail(node.left, filled, True) and cannot_fail(node.right, filled, True)
-            if isinstance(node, Binary) and node.op in ("==", "!="):
-                return cannot_fail(node.left, filled) and cannot_fail(node.right, filled)
-            if isinstance(node, Unary) and node.op == "not":
-                return cannot_fail(node.operand, filled, True)
-            if isinstance(node, Ternary):
-                test = compiled(node.condition)
-                tested = _parse(test.source) if test is not None else None
+            if part.kind in ("and", "or", "not"):
+                return all(cannot_fail(arg, filled, True) for arg in part.args)
+            if part.kind == "compare" and part.info in ("==", "!="):
+                return all(cannot_fail(arg, filled) for arg in part.args)
+            if part.kind == "ternary":
+                test, then, otherwise = part.args
+                tested = _parse(compiler.writer.write(test).source)
                 emptied = _emptiness_test(tested) if tested is not None else None
-                return cannot_fail(node.condition, filled, True) and cannot_fail(node.then, filled, truth) \
-                    and cannot_fail(node.otherwise, filled | {emptied} if emptied else filled, truth)
+                return cannot_fail(test, filled, True) and cannot_fail(then, filled, truth) \
+                    and cannot_fail(otherwise, filled | {emptied} if emptied else filled, truth)
             return False
 
-        card, dst = compiled(key.card), compiled(key.dst)
-        return card is not None and dst is not None and card.type == dst.type == INT \
-            and not names_in(card.source) & {"b_dst", "pile_dst"} \
-            and not names_in(dst.source) & {"b_src", "pile", "b_card", "b_cards", "b_n"} \
-            and cannot_fail(key.card) and cannot_fail(key.dst) \
-            and all(cannot_fail(guard, truth=True) for guard in key.guards)
+        card, dst = typed(key.card), typed(key.dst)
+        if card is None or dst is None or not card.type == dst.type == INT:
+            return False
+        card_code, dst_code = compiler.writer.write(card).source, compiler.writer.write(dst).source
+        if names_in(card_code) & {"b_dst", "pile_dst"} or names_in(dst_code) & {"b_src", "pile", "b_card", "b_cards", "b_n"}:
+            return False
+        return cannot_fail(card) and cannot_fail(dst) and all(
+            checked is not None and cannot_fail(checked, truth=True) for checked in map(typed, key.guards))
 
     def _inline_single_uses(self, conditions: list[tuple[int, str]], hoister: _Hoister, emit_level: dict[str, int],
                             plan: _RunPlan, card_key: str) -> set[str]:
@@ -273,7 +283,7 @@ class _Rewrites:
             if len(users) != 1 or not safe[users[0]] or conditions[users[0]][0] != emit_level[name]:
                 continue
             level, code = conditions[users[0]]
-            places = [token.start[1] for token in _tokens(code) if token.type == tokenize.NAME and token.string == name]
+            places = [column for token, column in _name_columns(code) if token == name]
             if len(places) != 1 or code.count("\n"):
                 continue
             at = places[0]
