@@ -130,9 +130,10 @@ def python_random(ruleset: str | Path, games: int) -> tuple[float, list[tuple[in
 def native_random(ruleset: str | Path, games: int,
                   python_ends: list[tuple[int, int]]) -> tuple[float | None, float, float]:
     """Moves per CPU-second of native random playouts (seeds 0 to games - 1), dealing each game
-    in Python included, which must end the Python backend's games as they ended there; the CPU
-    seconds of the first use (generating the module and compiling or loading it, and a first
-    playout); and the moves a game."""
+    included (`Native.deal`: in compiled code, or in Python where the module cannot, which is
+    said), which must end the Python backend's games as they ended there; the CPU seconds of the
+    first use (generating the module and compiling or loading it, and a first playout); and the
+    moves a game."""
     from cardrules import load_ruleset
     from cardrules.native import Unsupported
     from cardrules.native import native_backend as backend_of
@@ -141,14 +142,16 @@ def native_random(ruleset: str | Path, games: int,
     start = time.process_time()
     try:
         native = backend_of(rules)
-        native.playout(native.start(rules.new_game(seed=0)), 0)
+        native.playout(native.deal(0), 0)
     except Unsupported as exc:
         print(f"  native backend: {exc}")
         return None, 0.0, 0.0
     first = time.process_time() - start
+    if native.deal_refused:
+        print(f"  native backend: the deal is made in Python ({native.deal_refused})")
     moves, start = 0, time.process_time()
     for seed in range(games):
-        position = native.start(rules.new_game(seed=seed))
+        position = native.deal(seed)
         score = native.playout(position, seed)[0]
         if seed < len(python_ends) and (position.moves, score) != python_ends[seed]:
             raise SystemExit(f"native random game {seed} of {ruleset} ended otherwise: "
@@ -264,7 +267,7 @@ def playouts(games: int) -> None:
 
 
 def greedy(games: int) -> None:
-    """Greedy Klondike games per CPU-second, dealing each game in Python included: the Python
+    """Greedy Klondike games per CPU-second, dealing each game included: the Python
     engine (`bots.GreedyBot` at the seat, as `simulate` plays) and native greedy playouts (ten
     times the games), which must end the first `games` games as Python does."""
     from cardrules import load_ruleset
@@ -287,13 +290,13 @@ def greedy(games: int) -> None:
     print(f"  Python engine  {python:>10,.1f} games  {moves / seconds:>10,.0f} moves")
     try:
         native = backend_of(rules)
-        native.playout(native.start(rules.new_game(seed=0)), 0, "greedy")  # compiled (or loaded) before the clock
+        native.playout(native.deal(0), 0, "greedy")  # compiled (or loaded) before the clock
     except Unsupported as exc:
         print(f"  native backend: {exc}")
         return
     moves, start = 0, time.process_time()
     for seed in range(games * 10):
-        position = native.start(rules.new_game(seed=seed))
+        position = native.deal(seed)  # (in compiled code)
         score = native.playout(position, seed, "greedy")[0]
         if seed < games and (position.moves, score) != ends[seed]:
             raise SystemExit(f"native greedy game {seed} ended otherwise: {(position.moves, score)} against {ends[seed]}")

@@ -80,8 +80,9 @@ EXAMPLES = sorted(str(p) for p in (RULESETS.parent / "examples").glob("*.yaml"))
 def test_every_bundled_ruleset_example_and_fixture_lowers_to_native_code(name: str) -> None:
     # (none falls back to Python: issue 32's goal 4; what a ruleset the backend lacks is told is
     # test_native_engine_falls_back_with_one_line_where_a_ruleset_uses_what_it_lacks's)
-    source, _ = native.lower(load_ruleset(name))
+    source, tables = native.lower(load_ruleset(name))
     compile(source, "<lowered>", "exec")  # Python that Numba can read
+    assert tables["deal_refused"] is None  # the start of a game is compiled too (native/deal.py)
 
 
 def _walk_both(rules: Any, backend: Any, seed: int, max_moves: int, bias: float = 0.0, prefer: tuple[str, ...] = (),

@@ -21,8 +21,9 @@ does not have, continues) exactly as the reference does. A function Numba fails 
 (a fault of this backend, never of the ruleset) stops the same way, at that call and every later
 one, so the Python backend plays such a ruleset instead of a crash.
 
-What it covers, and what not yet: docs/native.md. Setup (and `on_start`) runs in Python; a native
-game starts from a Python game's position. Games where every seat plays at once add
+What it covers, and what not yet: docs/native.md. A game starts in compiled code too (`Native.deal`:
+the deck shuffled from the seed as Python shuffles it, then the setup, native/deal.py), or from a
+Python game's position (`Native.start`). Games where every seat plays at once add
 `native/simultaneous.py` to their module: each seat's moves, and the clock of `simulate`.
 """
 
@@ -37,8 +38,8 @@ from .bots import SEAT_KINDS
 from .cache import _load_module
 from .game import NativeGame, _Fields, _int_of
 from .module import lower
-from .values import (CURRENT, MAX_LEGAL, MAX_MOVES, MAX_REPEAT_POSITIONS, MOVES, NO_STR, OVER, PLAYERS, Unsupported,
-                     _seat_radix)
+from .values import (CURRENT, MAX_CYCLE_POSITIONS, MAX_LEGAL, MAX_MOVES, MAX_REPEAT_POSITIONS, MOVES, NO_STR, OVER, PLAYERS, Unsupported,
+                     _seat_radix, seed_words)
 
 
 def native_available() -> bool:
@@ -80,6 +81,12 @@ class Native:
         self.select_piles: dict[int, list[int]] = tables.get("select_piles", {})
         self.selection_radix = self.cap1 ** tables.get("selection_digits", 0)
         self._random_kinds: dict[int, Any] = {}  # by seats: every seat random (SEAT_KINDS), for random_playout
+        # Why the start of a game is not compiled (None: `deal` deals in compiled code), and its scratch arrays.
+        self.deal_refused: str | None = tables.get("deal_refused", "the module has no deal")
+        self._deal_scratch: tuple[Any, ...] | None = None
+        # Does compiled code draw chance (`shuffle`, a random place)? It keeps the chance seed as 64 bits
+        # (M[CHANCE]): a game whose seed lies outside 0 to 2**64 - 1 is played in Python.
+        self.draws_chance = "shuffle_pile(" in source or "bury_top(" in source
 
     def compiled_before(self) -> bool:
         """Is this module's compiled code at hand (compiled in this process, or its Numba index
@@ -135,6 +142,28 @@ class Native:
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""
         return NativeGame(self, game)
+
+    def deal(self, seed: int, players: int | None = None, max_moves: int | None = None) -> NativeGame:
+        """A new game from `seed`, the position `start(rules.new_game(seed=seed, players=players,
+        max_moves=max_moves))` gives, dealt in compiled code where the module can
+        (`deal_refused` says why not) and the game is not over at the deal; else dealt in Python
+        and copied."""
+        rules = self.rules
+        players = rules.default_players if players is None else players
+        if self.deal_refused is None and type(seed) is int and 0 <= seed < 2 ** 63 \
+                and type(players) is int and rules.min_players <= players <= rules.max_players \
+                and (max_moves is None or type(max_moves) is int and max_moves >= 0):
+            if self._deal_scratch is None:
+                np, ncards = self.np, len(rules.deck)
+                self._deal_scratch = (np.zeros(625, dtype=np.int64), np.zeros(max(ncards, 1), dtype=np.int64),
+                                      np.empty(self.max_legal, dtype=np.int64),
+                                      np.empty((MAX_CYCLE_POSITIONS if rules.cycle is not None else 1, ncards),
+                                               dtype=np.int64))
+            game = NativeGame.dealt(self, seed, players, max_moves if max_moves is not None else rules.max_moves,
+                                    self._deal_scratch)
+            if not game.is_over:  # (over at the deal: Python's game keeps how it ended)
+                return game
+        return self.start(rules.new_game(seed=seed, players=players, max_moves=max_moves))
 
     def limit_reason(self, game: NativeGame) -> str:
         return f"the move limit ({game.M[MAX_MOVES]}) was reached"
@@ -212,13 +241,31 @@ class Native:
         kinds = kinds if isinstance(kinds, list) else [kinds] * players
         if any(kind not in SEAT_KINDS for kind in kinds):
             raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
-        mt = np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        mt = self._generators(seeds, game)
         seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
         work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, self.max_legal) \
             if "greedy" in kinds else None
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
         lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
         return mt, seat_kinds, work, lead
+
+
+    def _generators(self, seeds: list[int], game: NativeGame) -> Any:
+        """The Mersenne Twister states of `random.Random(seed)` for each seed, a row each: seeded in
+        compiled code (seeds of at most 64 bits; as `game` calls it), else taken from Python's generator."""
+        np = self.np
+        words = [seed_words(seed) if type(seed) is int else None for seed in seeds]
+        if any(w is None for w in words):
+            return np.array([random.Random(s).getstate()[1] for s in seeds], dtype=np.int64)
+        keys = np.zeros((len(seeds), 2), dtype=np.int64)
+        lengths = np.empty(len(seeds), dtype=np.int64)
+        for i, w in enumerate(words):
+            assert w is not None
+            keys[i, :len(w)] = w
+            lengths[i] = len(w)
+        mt = np.empty((len(seeds), 625), dtype=np.int64)
+        game._call("mt_seed_rows", mt, keys, lengths)
+        return mt
 
 
 def native_backend(rules: Any) -> Native:

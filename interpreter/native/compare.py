@@ -44,6 +44,9 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
             raise Mismatch(f"after {steps} moves of seed {game.seed}: {what} differ: "
                            f"python {python!r:.200}, native {compiled!r:.200}")
 
+    if game.seed is not None:
+        compare_deal(native, game.seed, game.players, game.max_moves, check)
+
     simultaneous = native.rules.simultaneous
     while True:
         compare_listing(native, game, position, check)
@@ -63,6 +66,21 @@ def compare(native: Native, game: Any, choose: Callable[[list[Any]], Any],
         compare_position(native, game, position, check, views)
     compare_ending(game, position, check)
     return steps
+
+
+def compare_deal(native: Native, seed: int, players: int, max_moves: int | None, check: Check) -> None:
+    """`compare`'s test of the start of a game: the game `Native.deal` starts (in compiled code, where
+    the module can) is the one the Python backend deals and `Native.start` copies, array for array
+    (the piles, faces, who knows which card, variables and every meta field) with the same legal moves."""
+    python = native.start(native.rules.new_game(seed=seed, players=players, max_moves=max_moves))
+    dealt = native.deal(seed, players, max_moves)
+    check("the dealt piles", python.piles(), dealt.piles())
+    check("the dealt faces", python.faces(), dealt.faces())
+    check("the cards known to seats at the deal", python.known(), dealt.known())
+    for name in ("V", "M"):
+        check(f"the dealt {name}", [int(x) for x in getattr(python, name)], [int(x) for x in getattr(dealt, name)])
+    check("the legal moves at the deal", python.legal_codes(), dealt.legal_codes())
+    check("the end at the deal", (python.outcome, python.reason), (dealt.outcome, dealt.reason))
 
 
 def compare_listing(native: Native, game: Any, position: NativeGame, check: Check) -> None:

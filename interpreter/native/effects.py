@@ -17,6 +17,11 @@ from .values import LISTS, LOOPED, _Val, _int
 class _EffectsBuilder(_ListingBuilder):
     """Each move's effects, in compiled code."""
 
+    setting_up = False  # lowering the setup, where `take_deck` places the deck (native/deal.py)
+
+    def take_deck(self, path: tuple[Any, ...], env: dict[str, _Val], indent: str) -> list[str]:
+        raise self.no("take_deck outside the setup", path)
+
     def effects(self, path: tuple[Any, ...], env: dict[str, _Val], indent: str) -> list[str]:
         lines: list[str] = []
         for i in range(len(self.value_at(path))):
@@ -41,20 +46,7 @@ class _EffectsBuilder(_ListingBuilder):
                 variable = self.rules.variables[var]
                 value = self.expr(self.parse(path + (kind, var)), env)
                 temp = self.fresh("v")
-                var_kind = self.var_kind(var)
-                if var_kind == "bool":
-                    if value.type != "bool":
-                        raise self.no("a truth value was expected", path + (kind, var))
-                    lines.append(f"{indent}{temp} = 1 if {value.code} else 0")
-                elif var_kind == "int" and self.front.scope.variables[var][1] == INT:  # (typed: none is an error)
-                    if value.type not in ("int", "none"):
-                        raise self.no("a number was expected", path + (kind, var))
-                    lines.append(f"{indent}{temp} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}")
-                else:  # a string, a pile, a card or a number of a variable not typed (or none: its code for none)
-                    if kind == "add" and var_kind != "int" or value.type not in (var_kind, "none"):
-                        raise self.no(f"{kind} of {value.type} to a variable holding {var_kind}", path + (kind, var))
-                    value = self.as_type(value, var_kind)
-                    lines.append(f"{indent}{temp} = {self.checked(value) if kind == 'add' else value.code}")
+                lines += self.stored(var, value, path + (kind, var), indent, temp, adding=kind == "add")
                 if variable.per_team:  # every seat of the acting seat's team
                     mate = self.fresh("mate")
                     stores.append((f"{variable.slot} + {mate}", temp, mate))
@@ -150,11 +142,33 @@ class _EffectsBuilder(_ListingBuilder):
             return self.show_effect(path + ("show",), spec["show"], env, indent)
         if kind == "deal":
             return self.deal_effect(path + ("deal",), spec["deal"], env, indent)
+        if kind == "take_deck" and self.setting_up:  # (only the setup takes the deck)
+            return self.take_deck(path + ("take_deck",), env, indent)
         if kind == "end":
             result = self.result_code(spec["end"]["result"])
             reason = self.reason_code(spec["end"].get("reason", ""))
             return [f"{indent}end(M, {result}, {reason})"]
         raise self.no(f"the effect '{kind}'", path)
+
+    def stored(self, var: str, value: _Val, path: tuple[Any, ...], indent: str, target: str,
+               adding: bool = False) -> list[str]:
+        """Code that puts into `target` what the variable `var` holds for `value` (set into it, or,
+        `adding`, added to it): a truth value as 1 or 0, a number checked (none is an error where the
+        variable is typed a number), a string, pile or card as its code (none: its kind's code for none)."""
+        var_kind = self.var_kind(var)
+        if var_kind == "bool":
+            if value.type != "bool":
+                raise self.no("a truth value was expected", path)
+            return [f"{indent}{target} = 1 if {value.code} else 0"]
+        if var_kind == "int" and self.front.scope.variables[var][1] == INT:  # (typed: none is an error)
+            if value.type not in ("int", "none"):
+                raise self.no("a number was expected", path)
+            return [f"{indent}{target} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}"]
+        # a string, a pile, a card or a number of a variable not typed (or none: its code for none)
+        if adding and var_kind != "int" or value.type not in (var_kind, "none"):
+            raise self.no(f"{'add' if adding else 'set'} of {value.type} to a variable holding {var_kind}", path)
+        value = self.as_type(value, var_kind)
+        return [f"{indent}{target} = {self.checked(value) if adding else value.code}"]
 
     def sort_effect(self, path: tuple[Any, ...], spec: dict[str, Any], env: dict[str, _Val],
                     indent: str) -> list[str]:

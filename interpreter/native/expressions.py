@@ -232,6 +232,8 @@ class _Emitter(_Lists):
         if arg.type == "str_list":  # by the strings' order, not their ids
             self.orders_strings = True
             return _Val("str", f"str_best({arg.code}, {func == 'max'})")
+        if arg.type == "ints":  # a card's list of numbers, as a mask
+            return _int(f"mask_best({arg.code}, {arg.value}, {func == 'max'})", maybe_none=True)
         if arg.type != "int_list":
             raise self.no(f"{func}() of {arg.type}")
         return _int(f"list_best({arg.code}, {func == 'max'})", maybe_none=True)

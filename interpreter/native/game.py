@@ -31,6 +31,7 @@ class Backend(Protocol):
     reasons: list[str]
     options: Any
     max_legal: int
+    draws_chance: bool
 
     @property
     def np(self) -> Any: ...  # numpy
@@ -68,49 +69,93 @@ def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tup
 class NativeGame:
     """A game's position in flat arrays, played by the compiled module."""
 
+    ended: tuple[str | None, str] | None  # the Python game's ending, where it ended at the deal
+
     def __init__(self, native: Backend, game: Any) -> None:
         rules = native.rules
         S = game.state
-        ncards, npiles = len(rules.deck), rules.pile_count
+        ncards = len(rules.deck)
         np = native.np
-        self.native = native
-        self.C = np.zeros((npiles, max(ncards, 1)), dtype=np.int64)
-        self.N = np.zeros(npiles, dtype=np.int64)
+        self._arrays(native, tracks_knowledge=S.known is not None)
         for p, pile in enumerate(S.piles):
             self.N[p] = len(pile)
             self.C[p, :len(pile)] = pile
-        # The faces, one more entry (0) for "no card", then who knows each card (`_KNOWLEDGE`).
-        self.U = np.zeros(ncards + 1 + (ncards if S.known is not None else 0), dtype=np.int64)
         self.U[:ncards] = list(S.up)
         if S.known is not None:
             self.U[ncards + 1:] = S.known
         self.V = np.array(native.variable_codes(S.vars) or [0], dtype=np.int64)
-        self.O = native.options
-        self.M = np.zeros(META, dtype=np.int64)
         self.M[MOVES] = len(game.history)
         self.M[MAX_MOVES] = game.max_moves if game.max_moves is not None else -1
         self.M[OVER] = int(S.over)
         self.M[PLAYERS] = game.players
         self.M[WINNERS] = -1 if S.winners is None else sum(1 << w for w in S.winners)
         _turn_fields(self.M, rules, S.current, S.phase, S.frames, S.next_seat, S.direction, S.asking)
+        if native.draws_chance and not 0 <= S.chance < 2 ** 64:  # (a seed < 0, or of more than 64 bits)
+            raise NativeStop("compiled code keeps a chance seed of 0 to 2**64 - 1 for its draws of chance")
         self.M[CHANCE], self.M[DRAWS] = (S.chance + 2 ** 63) % 2 ** 64 - 2 ** 63, S.shuffles  # (the seed in 64 bits)
         # A game over before it starts (no move at the deal) keeps the Python game's ending.
-        self.ended = (S.outcome, S.reason) if S.over else None
-        self.out = np.zeros(native.max_legal, dtype=np.int64)
-        self.CK = np.zeros((MAX_CYCLE_POSITIONS if rules.cycle is not None else 1, ncards), dtype=np.int64)
-        self.BK = np.zeros(ncards, dtype=np.int64)
-        self.KEY = np.zeros(ncards, dtype=np.int64)
-        self.MC = np.zeros(max(ncards, 1), dtype=np.int64)
-        self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
+        if S.over:
+            self.ended = (S.outcome, S.reason)
         if game._cycle is not None:
             self._cycle_under_way(*game._cycle)
         if rules.repeat is not None:
             self._count_seen(game)
-        self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
-        self.lead = np.zeros(1, dtype=np.int64)
         self.cnt = 0 if S.over else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
         if self.cnt < 0:
             raise NativeStop("compiled code stopped: more legal moves than it keeps")
+
+    def _arrays(self, native: Backend, tracks_knowledge: bool, room: bool = True) -> None:
+        """The arrays of a position, empty: no card in any pile, every card face down, the meta
+        fields 0; and the scratch arrays compiled code works in (without `room`, no room to list
+        moves or follow a cycle in: `make_room` makes it)."""
+        rules, np = native.rules, native.np
+        ncards, npiles = len(rules.deck), rules.pile_count
+        self.native = native
+        self.C = np.zeros((npiles, max(ncards, 1)), dtype=np.int64)
+        self.N = np.zeros(npiles, dtype=np.int64)
+        # The faces, one more entry (0) for "no card", then who knows each card (`_KNOWLEDGE`).
+        self.U = np.zeros(ncards + 1 + (ncards if tracks_knowledge else 0), dtype=np.int64)
+        self.V = np.zeros(max(rules.var_count, 1), dtype=np.int64)
+        self.O = native.options
+        self.M = np.zeros(META, dtype=np.int64)
+        # (the legal moves and the positions of a cycle under way are written before they are read)
+        self.out = np.empty(native.max_legal if room else 0, dtype=np.int64)
+        rows = (MAX_CYCLE_POSITIONS if rules.cycle is not None else 1) if room else 0
+        self.CK = np.empty((rows, ncards), dtype=np.int64)
+        self.BK = np.zeros(ncards, dtype=np.int64)
+        self.KEY = np.zeros(ncards, dtype=np.int64)
+        self.MC = np.zeros(max(ncards, 1), dtype=np.int64)
+        self.TMP = np.zeros(max(ncards, 1), dtype=np.int64)
+        self.stats = np.zeros(5, dtype=np.int64)  # of the last playout (Native.playout)
+        self.lead = np.zeros(1, dtype=np.int64)
+        self.ended = None
+
+    @classmethod
+    def dealt(cls, native: Backend, seed: int, players: int, max_moves: int | None, scratch: tuple[Any, ...]) -> NativeGame:
+        """A game started in compiled code (the module's `deal_game`) from `seed`, as `Game(rules,
+        seed, players=players, max_moves=max_moves)` starts it. It keeps its position alone, as a
+        `clone` does: the moves are listed, and a cycle followed, in `scratch` (a generator's state,
+        the deck's order, room for the legal moves and for a cycle's positions)."""
+        game = cls.__new__(cls)
+        rules = native.rules
+        MT, order, out, CK = scratch
+        game._arrays(native, rules.tracks_knowledge, room=False)
+        M = game.M
+        M[MAX_MOVES] = max_moves if max_moves is not None else -1
+        M[PLAYERS] = players
+        M[WINNERS] = -1
+        _turn_fields(M, rules, 0, 0, (), -1, 1, None)
+        M[CHANCE], M[DRAWS] = seed, 0  # (0 <= seed < 2**63: the Python game's chance seed as it is)
+        if rules.repeat is not None:
+            game.KEY = repeat_store(native, 256)
+        game._call("mt_seed", MT, seed)
+        game.cnt = game._call("deal_game", game.C, game.N, game.U, game.V, game.O, M, out, CK, game.BK,
+                              game.KEY, game.MC, game.TMP, MT, order)
+        if game.cnt < 0:
+            raise NativeStop("compiled code stopped: more legal moves than it keeps")
+        game.out = out[:game.cnt].copy()
+        game.CK = CK[:int(M[SEEN]) if M[CYCLE] == CYCLE_TRACKING else 0].copy()
+        return game
 
     def _cycle_under_way(self, seen: frozenset[Any], offered: bool) -> None:
         """The cycle of `end.cycle` under way in the Python game (`Game._cycle`): its positions
@@ -180,7 +225,7 @@ class NativeGame:
             self.out = out
         rows = MAX_CYCLE_POSITIONS if self.native.rules.cycle is not None else 1
         if len(self.CK) < rows:
-            CK = np.zeros((rows, self.CK.shape[1]), dtype=np.int64)
+            CK = np.empty((rows, self.CK.shape[1]), dtype=np.int64)
             CK[:len(self.CK)] = self.CK
             self.CK = CK
 
@@ -324,6 +369,11 @@ class NativeGame:
     @move_limit.setter
     def move_limit(self, moves: int) -> None:
         self.M[MAX_MOVES] = moves
+
+    @property
+    def players(self) -> int:
+        """The seats in the game."""
+        return int(self.M[PLAYERS])
 
     @property
     def current_player(self) -> int:

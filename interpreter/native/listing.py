@@ -27,13 +27,18 @@ class _ListingBuilder(_Emitter):
         return max([len(t.select_piles) + (t.picks - 1 if t.take == "any" else 0) for t in self.rules.moves],
                    default=0)
 
+    def codes_repeat(self) -> bool:
+        """Do two cards of the deck share a code (two decks, say)? `take: any` then offers each code once."""
+        codes = self.rules.deck.codes
+        return len(set(codes)) < len(codes)
+
     def _listing(self) -> str:
         from ..front.parser import conjuncts
 
         stuck = self.rules.stuck_pass
         name = "legal" if stuck is None else "legal_of_turn"  # (`turns.no_move: pass`: wrapped below)
         out = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M, out):", "    cnt = 0", "    b_player = M[10]"]
-        if any(t.take == "any" for t in self.rules.moves):  # each different card once per source
+        if any(t.take == "any" for t in self.rules.moves) and self.codes_repeat():  # each different card once a source
             out.append("    CODES_SEEN = np.zeros(NCODES, dtype=np.int64); stamp = 0")
         if self.pick_digits():  # `take: {any: K}`: the cards offered, a set's places among them, its cards
             out.append(f"    OFFERED = np.empty(NC, dtype=np.int64); PLACES = np.empty({self.pick_digits() + 1}, "
@@ -182,7 +187,10 @@ class _ListingBuilder(_Emitter):
             elif any_card:  # any one card, each different card (code) once; hidden ones blind, once
                 zones = {self.rules.zones[self.rules.pile_zone[p]] for p in template.sources}
                 blind = any(zone.visibility != "all" for zone in zones)
-                lines.append(f"{indent}stamp += 1; offered_blind = False")
+                # (a card whose code another card has is offered once: where no code repeats, every card)
+                once = ["if CODES_SEEN[CODE[b_card]] == stamp: continue",
+                        "CODES_SEEN[CODE[b_card]] = stamp; b_pick = b_card"] if self.codes_repeat() else ["b_pick = b_card"]
+                lines.append(f"{indent}{'stamp += 1; ' if self.codes_repeat() else ''}offered_blind = False")
                 lines.append(f"{indent}for j in range(N[b_src] - 1, -1, -1):")
                 indent += "    "
                 lines.append(f"{indent}b_card = C[b_src, j]")
@@ -191,11 +199,9 @@ class _ListingBuilder(_Emitter):
                     lines.append(f"{indent}    if {reads_card} or offered_blind: continue")
                     lines.append(f"{indent}    offered_blind = True; b_pick = -1")
                     lines.append(f"{indent}else:")
-                    lines.append(f"{indent}    if CODES_SEEN[CODE[b_card]] == stamp: continue")
-                    lines.append(f"{indent}    CODES_SEEN[CODE[b_card]] = stamp; b_pick = b_card")
+                    lines += [f"{indent}    {line}" for line in once]
                 else:
-                    lines.append(f"{indent}if CODES_SEEN[CODE[b_card]] == stamp: continue")
-                    lines.append(f"{indent}CODES_SEEN[CODE[b_card]] = stamp; b_pick = b_card")
+                    lines += [f"{indent}{line}" for line in once]
                 lines.append(f"{indent}b_n = 1")
             elif template.take == "top":
                 lines.append(f"{indent}b_n = 1; b_card = C[b_src, N[b_src] - 1]")

@@ -9,19 +9,18 @@ from typing import Any
 from ..base.limits import MAX_TRIGGER_PASSES
 from ..front.parser import Name
 from .bots import SOURCE as BOTS_SOURCE
-from .effects import _EffectsBuilder
+from .deal import _DealBuilder
 from .search import SOURCE as SEARCH_SOURCE
 from .simultaneous import SOURCE as SIMULTANEOUS_SOURCE
 from .sources import _DRIVER, _KNOWLEDGE, _LEGAL_NAMES, _RUNTIME, _SAME_ITEMS, _STR_BEST, _repeat_source
 from .values import LISTS, LOOPED, MAX_FOUND, MAX_LEGAL, NO_INT, NO_STR, Unsupported, _Val, _array, _int, _seat_radix
 
 
-class _ModuleBuilder(_EffectsBuilder):
+class _ModuleBuilder(_DealBuilder):
     """The whole module: tables, the listing, each move's effects, triggers, the end, playouts."""
 
     def build(self) -> tuple[str, dict[str, Any]]:
         rules = self.rules
-        # (`on_start` runs in Python with the setup, before the native game starts)
         self.deck = rules.deck
         ncards, npiles = len(rules.deck), rules.pile_count
         lines = [_RUNTIME, f"NC = {ncards}", f"NOCARD = {ncards}", f"NP = {npiles}", f"NP1 = {npiles + 1}",
@@ -38,7 +37,7 @@ class _ModuleBuilder(_EffectsBuilder):
         if rules.repeat is not None:  # end.repeat: the positions seen, kept in KEY after the cycle's scratch key
             lines.append(_repeat_source(rules))
         body = [self._listing(), self._moves_applied(), self._safe(), self._triggers(), self._after_change(),
-                self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
+                self._deal(), self._score(), _DRIVER, SEARCH_SOURCE, BOTS_SOURCE]
         if self.lists_names:  # `legal_moves()` in expressions
             body.append(f"LEGAL_NAMES = {_array([self.sid(t.name) for t in rules.moves])}\nMAX_LEGAL = {MAX_LEGAL}\n"
                         f"{_LEGAL_NAMES}")
@@ -123,7 +122,7 @@ class _ModuleBuilder(_EffectsBuilder):
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
                         "select_piles": dict(self.select_piles), "string_slots": slots("str"),
                         "card_slots": slots("card"), "nocard": ncards,
-                        "selection_digits": self.selection_digits()}
+                        "selection_digits": self.selection_digits(), "deal_refused": self.deal_refused}
 
     def _safe(self) -> str:
         """`is_safe(..., a)`: does action a's template declare it safe here (`safe:`), as
@@ -152,13 +151,29 @@ def is_safe(C, N, U, V, O, M, MC, a):
         return "\n".join(out)
 
     def _triggers(self) -> str:
-        lines = ["@njit(cache=True)", "def triggers(C, N, U, V, O, M, TMP, k, b_player):", "    pass"]
-        env = {"player": _int("b_player"), "move": _Val("str", "MOVE_NAMES[k]")}
+        """`triggers`, run after move k, and `start_triggers`, the `at_start` ones, run once the
+        deal is done (with `move` the empty string, as engine.Game runs them)."""
         if self.data.get("triggers"):
             self.helpers.append(f"MOVE_NAMES = {_array([self.sid(t.name) for t in self.rules.moves])}")
+        after_move = self._trigger_function("triggers(C, N, U, V, O, M, TMP, k, b_player)",
+                                            {"player": _int("b_player"), "move": _Val("str", "MOVE_NAMES[k]")},
+                                            at_start=False)
+        try:  # (the start is dealt in Python where these cannot be lowered: native/deal.py)
+            at_start = self._trigger_function("start_triggers(C, N, U, V, O, M, TMP, b_player)",
+                                              {"player": _int("b_player"), "move": _Val("str", repr(self.sid("")))},
+                                              at_start=True)
+        except Unsupported:
+            at_start = "@njit(cache=True)\ndef start_triggers(C, N, U, V, O, M, TMP, b_player):\n" \
+                       "    raise Stop('the triggers at the start')\n"
+        return after_move + at_start
+
+    def _trigger_function(self, signature: str, env: dict[str, _Val], at_start: bool) -> str:
+        lines = ["@njit(cache=True)", f"def {signature}:", "    pass"]
         for i, spec in enumerate(self.data.get("triggers", [])):
             path = ("triggers", i)
-            after = spec.get("after")
+            if at_start and not spec.get("at_start", False):
+                continue
+            after = spec.get("after") if not at_start else None
             indent = "    "
             if after is not None:
                 ks = tuple(self.rules.moves_by_name[name].index for name in after)
@@ -265,7 +280,8 @@ def is_safe(C, N, U, V, O, M, MC, a):
             return "@njit(cache=True)\ndef cycle_begin(C, N, U, V, O, M, out, cnt, BK, k):\n    pass\n"
         counts = self.expr(self.parse(("end", "cycle", "when")), env, "bool").code \
             if "when" in self.data["end"]["cycle"] else "True"
-        self.helpers.append(f"IN_CYCLE = {_array([int(t.index in cycle.moves) for t in self.rules.moves])}")
+        # (one more entry, 0, for no move yet: the deal, native/deal.py)
+        self.helpers.append(f"IN_CYCLE = {_array([int(t.index in cycle.moves) for t in self.rules.moves] + [0])}")
         result, reason = self.result_code(cycle.result), self.reason_code(cycle.reason)
         return f'''
 @njit(cache=True)

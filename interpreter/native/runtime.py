@@ -271,6 +271,23 @@ def mask_of(mask):
 
 
 @njit(cache=True)
+def mask_best(mask, low, largest):
+    """min (or, `largest`, max) of a card's list of numbers held as a mask (bit i: low + i); of an
+    empty list, none (NO_INT), as in Python."""
+    if mask == NO_MASK:
+        raise Stop("a list attribute of no card")
+    if mask == 0:
+        return NO_INT
+    best = 0
+    for bit in range(63):
+        if (mask >> bit) & 1:
+            best = bit
+            if not largest:
+                break
+    return best + low
+
+
+@njit(cache=True)
 def has_int(mask, x, low):
     """`x in card.LIST` of numbers: bit i of the mask stands for low + i (0 <= i < 63)."""
     m = mask_of(mask)
@@ -396,6 +413,63 @@ def mt_word(MT):
     y ^= (y << 15) & 0xefc60000
     y ^= y >> 18
     return y & 0xffffffff
+
+
+@njit(cache=True)
+def mt_seed_key(MT, key, length):
+    """Seed a Mersenne Twister state (624 words and a position, as `random.Random.getstate()[1]`)
+    from the 32-bit words key[:length] (the low word first), as Python's `random.Random(seed)`
+    seeds it from the words of abs(seed): MT19937's init_by_array."""
+    MT[0] = 19650218
+    for i in range(1, 624):
+        MT[i] = (1812433253 * (MT[i - 1] ^ (MT[i - 1] >> 30)) + i) & 0xffffffff
+    i, j = 1, 0
+    for _ in range(max(624, length)):
+        MT[i] = ((MT[i] ^ (((MT[i - 1] ^ (MT[i - 1] >> 30)) * 1664525) & 0xffffffff)) + key[j] + j) & 0xffffffff
+        i += 1
+        j += 1
+        if i >= 624:
+            MT[0] = MT[623]
+            i = 1
+        if j >= length:
+            j = 0
+    for _ in range(623):
+        MT[i] = ((MT[i] ^ (((MT[i - 1] ^ (MT[i - 1] >> 30)) * 1566083941) & 0xffffffff)) - i) & 0xffffffff
+        i += 1
+        if i >= 624:
+            MT[0] = MT[623]
+            i = 1
+    MT[0] = 0x80000000
+    MT[624] = 624
+
+
+@njit(cache=True)
+def mt_seed(MT, seed):
+    """Seed MT as `random.Random(seed)` for a whole number |seed| < 2**63."""
+    a = -seed if seed < 0 else seed
+    key = np.empty(2, dtype=np.int64)
+    key[0] = a & 0xffffffff
+    key[1] = a >> 32
+    mt_seed_key(MT, key, 2 if key[1] != 0 else 1)
+
+
+@njit(cache=True)
+def mt_seed_rows(MT, KEYS, LENGTHS):
+    """Seed each row of MT from its key (`mt_seed_key`): the generators of a playout's seats."""
+    for i in range(len(LENGTHS)):
+        mt_seed_key(MT[i], KEYS[i], LENGTHS[i])
+
+
+@njit(cache=True)
+def place_deck(C, N, U, pile, order):
+    """The shuffled deck face down under a pile's cards, order[0] on top (state.State.place_deck)."""
+    n = len(order)
+    for i in range(N[pile] - 1, -1, -1):
+        C[pile, i + n] = C[pile, i]
+    for i in range(n):
+        C[pile, i] = order[n - 1 - i]
+        U[order[i]] = 0
+    N[pile] += n
 
 
 @njit(cache=True)

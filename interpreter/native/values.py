@@ -151,3 +151,12 @@ def _seat_radix(rules: Any) -> int:
     """How many values a move's seat field takes (the compiled `SE`): a seat, or the index of a
     `choose` move's value, or none."""
     return max([rules.max_players, *(len(t.choices) for t in rules.moves)]) + 1
+
+
+def seed_words(seed: int) -> list[int] | None:
+    """The 32-bit words Python seeds `random.Random(seed)` from (abs(seed), the low word first; one
+    word, 0, for 0), where there are at most two; else None."""
+    a = abs(seed)
+    if a >= 2 ** 64:
+        return None
+    return [a & 0xffffffff, a >> 32] if a >> 32 else [a]

@@ -271,30 +271,30 @@ def _play_native(rules: Ruleset, plan: Plan, index: int) -> GameRecord:
     from ..native import NativeStop, native_backend
 
     seed = plan.game_seed(index)
-    game = rules.new_game(seed=seed, players=plan.players)
     native = native_backend(rules)
     refused = 0
     try:
-        position = native.start(game)
-        seeds = [seat_seed(seed, s) for s in range(game.players)]
+        position = native.deal(seed, plan.players)  # (dealt in compiled code where the module can)
+        players = position.players
+        seeds = [seat_seed(seed, s) for s in range(players)]
         kinds = [spec.kind for spec in plan.seats]
         if plan.simultaneous:  # the Scheduler's clock, seeded with the game's seed
             decisions, options, choices, refused = native.scheduled_playout(
                 position, seeds, seed, [spec.speed for spec in plan.seats], DEFAULT_JITTER, kinds)
         else:
             _, decisions, options, choices = native.playout(position, seeds, kinds)
-        scores = tuple(position.score(p) for p in range(game.players))
+        scores = tuple(position.score(p) for p in range(players))
         winners = position.winners()
     except NativeStop:
         return _play_python(rules, replace(plan, engine="python"), index)
     moves = position.moves
     lead_changes = comeback = None
-    if game.players > 1:
+    if players > 1:
         lead_changes = int(position.stats[4])
         if winners:
             middle = int(position.lead[moves // 2])
             comeback = not any(middle >> w & 1 for w in winners)
-    return GameRecord(index, seed, game.players, position.outcome or "unfinished", position.reason,
+    return GameRecord(index, seed, players, position.outcome or "unfinished", position.reason,
                       tuple(winners) if winners is not None else None, scores, moves, int(position.stats[3]),
                       decisions, options, choices, lead_changes, comeback, refused)
 
