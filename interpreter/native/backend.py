@@ -246,7 +246,10 @@ class Native:
         work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, self.max_legal) \
             if "greedy" in kinds else None
         length = (int(game.M[MAX_MOVES]) if game.M[MAX_MOVES] >= 0 else 100_000) + 1
-        lead = np.zeros(length if players > 1 else 1, dtype=np.int64)
+        # (the leaders after each move the playout makes are written as it makes it: only those
+        # before it are cleared, so that a long move limit costs no more than the moves made)
+        lead = np.empty(length if players > 1 else 1, dtype=np.int64)
+        lead[:int(game.M[MOVES]) + 1] = 0
         return mt, seat_kinds, work, lead
 
 
