@@ -18,6 +18,7 @@ from cardrules import load_ruleset
 from cardrules.native import NativeStop, native_backend
 from cardrules.native import runtime as rt
 from cardrules.native.compare import Mismatch, compare_deal
+from cardrules.native.values import seed_words
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -29,7 +30,9 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 @pytest.mark.parametrize("seed", [0, 1, 7, 2 ** 31 - 1, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 62 + 5, 2 ** 63 - 1])
 def test_a_seed_gives_the_mersenne_twister_state_and_shuffle_of_pythons_random(seed: int) -> None:
     state = np.zeros(625, dtype=np.int64)
-    rt.mt_seed(state, seed)
+    words = seed_words(seed)
+    assert words is not None
+    rt.mt_seed_key(state, np.array(words, dtype=np.int64), len(words))
     assert [int(x) for x in state] == list(random.Random(seed).getstate()[1])
     order, expected = np.arange(52, dtype=np.int64), list(range(52))
     rt.mt_shuffle(state, order)
@@ -39,10 +42,9 @@ def test_a_seed_gives_the_mersenne_twister_state_and_shuffle_of_pythons_random(s
 
 def test_the_bots_generators_of_a_playout_are_seeded_in_compiled_code_as_python_seeds_them() -> None:
     native = native_backend(load_ruleset("klondike"))
-    game = native.deal(1)
     seeds = [0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 63 + 5, 2 ** 64 - 1, -9, 2 ** 64 + 3]  # (the last from Python's own)
     for some in (seeds, seeds[:-1]):
-        assert native._generators(some, game).tolist() == [list(random.Random(seed).getstate()[1]) for seed in some]
+        assert native._generators(some).tolist() == [list(random.Random(seed).getstate()[1]) for seed in some]
 
 
 def _dealt_in_compiled_code(native: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from .bots import SEAT_KINDS
-from .cache import _load_module
-from .game import NativeGame, _Fields, _int_of
+from .cache import _first_line, _load_module
+from .game import NativeGame, _Fields, _int_of, deal_scratch
 from .module import lower
-from .values import (CURRENT, MAX_CYCLE_POSITIONS, MAX_LEGAL, MAX_MOVES, MAX_REPEAT_POSITIONS, MOVES, NO_STR, OVER, PLAYERS, Unsupported,
-                     _seat_radix, seed_words)
+from .values import (CURRENT, MAX_LEGAL, MAX_MOVES, MAX_REPEAT_POSITIONS, MOVES, NO_STR, OVER, PLAYERS, NativeStop,
+                     Unsupported, _seat_radix, seed_words)
 
 
 def native_available() -> bool:
@@ -83,7 +83,7 @@ class Native:
         self._random_kinds: dict[int, Any] = {}  # by seats: every seat random (SEAT_KINDS), for random_playout
         # Why the start of a game is not compiled (None: `deal` deals in compiled code), and its scratch arrays.
         self.deal_refused: str | None = tables.get("deal_refused", "the module has no deal")
-        self._deal_scratch: tuple[Any, ...] | None = None
+        self._deal_scratch: tuple[Any, Any, Any] | None = None
         # Does compiled code draw chance (`shuffle`, a random place)? It keeps the chance seed as 64 bits
         # (M[CHANCE]): a game whose seed lies outside 0 to 2**64 - 1 is played in Python.
         self.draws_chance = "shuffle_pile(" in source or "bury_top(" in source
@@ -139,6 +139,20 @@ class Native:
             return self.nocard if value is None else int(value)
         return _int_of(value)
 
+    def call(self, name: str, *args: Any) -> Any:
+        """Call the compiled module's function `name`. Where compiled code stops (an error of the
+        game), or Numba fails to build the function (a fault of this backend, kept: every later call
+        stops at once), raises `NativeStop`."""
+        if self.fault is not None:
+            raise NativeStop(self.fault)
+        try:
+            return getattr(self.module, name)(*args)
+        except self.module.Stop as exc:
+            raise NativeStop(f"compiled code stopped: {exc}") from None
+        except self.numba_error as exc:  # compiled lazily, at a first call
+            self.fault = f"compiled code could not be built ({name}: {_first_line(exc)})"
+            raise NativeStop(self.fault) from None
+
     def start(self, game: Any) -> NativeGame:
         """The native copy of a Python game's position (a fresh game, or any between moves)."""
         return NativeGame(self, game)
@@ -154,13 +168,9 @@ class Native:
                 and type(players) is int and rules.min_players <= players <= rules.max_players \
                 and (max_moves is None or type(max_moves) is int and max_moves >= 0):
             if self._deal_scratch is None:
-                np, ncards = self.np, len(rules.deck)
-                self._deal_scratch = (np.zeros(625, dtype=np.int64), np.zeros(max(ncards, 1), dtype=np.int64),
-                                      np.empty(self.max_legal, dtype=np.int64),
-                                      np.empty((MAX_CYCLE_POSITIONS if rules.cycle is not None else 1, ncards),
-                                               dtype=np.int64))
+                self._deal_scratch = deal_scratch(self)
             game = NativeGame.dealt(self, seed, players, max_moves if max_moves is not None else rules.max_moves,
-                                    self._deal_scratch)
+                                    self._generators([seed])[0], self._deal_scratch)
             if not game.is_over:  # (over at the deal: Python's game keeps how it ended)
                 return game
         return self.start(rules.new_game(seed=seed, players=players, max_moves=max_moves))
@@ -241,7 +251,7 @@ class Native:
         kinds = kinds if isinstance(kinds, list) else [kinds] * players
         if any(kind not in SEAT_KINDS for kind in kinds):
             raise ValueError(f"native playouts play {' and '.join(SEAT_KINDS)} seats, not {kinds}")
-        mt = self._generators(seeds, game)
+        mt = self._generators(seeds)
         seat_kinds = np.array([SEAT_KINDS.index(kind) for kind in kinds], dtype=np.int64)
         work = game._call("greedy_work", game.C, game.N, game.U, game.V, game.M, self.max_legal) \
             if "greedy" in kinds else None
@@ -253,9 +263,9 @@ class Native:
         return mt, seat_kinds, work, lead
 
 
-    def _generators(self, seeds: list[int], game: NativeGame) -> Any:
+    def _generators(self, seeds: list[int]) -> Any:
         """The Mersenne Twister states of `random.Random(seed)` for each seed, a row each: seeded in
-        compiled code (seeds of at most 64 bits; as `game` calls it), else taken from Python's generator."""
+        compiled code (seeds of at most 64 bits), else taken from Python's generator."""
         np = self.np
         words = [seed_words(seed) if type(seed) is int else None for seed in seeds]
         if any(w is None for w in words):
@@ -267,7 +277,7 @@ class Native:
             keys[i, :len(w)] = w
             lengths[i] = len(w)
         mt = np.empty((len(seeds), 625), dtype=np.int64)
-        game._call("mt_seed_rows", mt, keys, lengths)
+        self.call("mt_seed_rows", mt, keys, lengths)
         return mt
 
 

@@ -16,7 +16,8 @@ from .values import Unsupported, _int
 
 
 class _DealBuilder(_EffectsBuilder):
-    """The start of a game: `deal_game(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, ORDER)`."""
+    """The start of a game: `deal_game(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, ORDER)`, MT the
+    state of `random.Random(seed)` (`Native._generators`)."""
 
     def _deal(self) -> str:
         """`deal_game`, or `DEALS = 0` and the reason in `self.deal_refused` where the start cannot
@@ -27,14 +28,12 @@ class _DealBuilder(_EffectsBuilder):
         except Unsupported as exc:  # (tables its code needed stay in the module, unused)
             self.deal_refused = str(exc)
             return "DEALS = 0\n"
-        rules = self.rules
-        counts = sorted(rules.deck_cards)
-        widest = max((len(rules.deck_cards[n]) for n in counts), default=0)
-        rows = [list(rules.deck_cards.get(n, ())) + [0] * (widest - len(rules.deck_cards.get(n, ())))
-                for n in range(rules.max_players + 1)]
-        tables = [f"DECK_CARDS = np.array({rows!r}, dtype=np.int64)",
-                  f"DECK_COUNT = np.array({[len(rules.deck_cards.get(n, ())) for n in range(rules.max_players + 1)]!r}, "
-                  "dtype=np.int64)"]
+        # The cards in play by the number of seats (none for a number the game is not for), padded.
+        in_play = [list(self.rules.deck_cards.get(n, ())) for n in range(self.rules.max_players + 1)]
+        widest = max(len(cards) for cards in in_play)
+        tables = [f"DECK_CARDS = np.array({[cards + [0] * (widest - len(cards)) for cards in in_play]!r}, "
+                  "dtype=np.int64)",
+                  f"DECK_COUNT = np.array({[len(cards) for cards in in_play]!r}, dtype=np.int64)"]
         head = ["@njit(cache=True)",
                 "def deal_game(C, N, U, V, O, M, out, CK, BK, KEY, MC, TMP, MT, ORDER):",
                 '    """A game from its seed (MT, seeded as Python seeds random.Random(seed)): the deck in',

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..base.errors import IllegalMoveError
-from .cache import _first_line
 from .sources import repeat_store
 from .values import (ASKED, ASKING, ASK_AFTER, ASK_CHOSEN, ASK_DIRECTION, ASK_FROM, ASK_PHASE, ASK_SEAT, CHANCE,
                      CURRENT, CYCLE, CYCLE_OFFERED, CYCLE_TRACKING, DIRECTION, DRAWS, FRAMES, MAX_CYCLE_POSITIONS,
@@ -20,13 +19,11 @@ from .values import (ASKED, ASKING, ASK_AFTER, ASK_CHOSEN, ASK_DIRECTION, ASK_FR
 
 class Backend(Protocol):
     """What a position asks of the native backend that plays it (native/backend.py's `Native`): the
-    ruleset, its compiled module and numpy, whether compiled code has failed, the tables of results
-    and reasons, the options as inputs, and the moves and variables as the compiled code numbers them."""
+    ruleset, its compiled module (called through `call`) and numpy, the tables of results and
+    reasons, the options as inputs, and the moves and variables as the compiled code numbers them."""
 
     rules: Any
     module: Any
-    numba_error: type[Exception]
-    fault: str | None
     results: list[str]
     reasons: list[str]
     options: Any
@@ -41,6 +38,8 @@ class Backend(Protocol):
     def variable_codes(self, values: list[Any]) -> list[int]: ...
 
     def limit_reason(self, game: NativeGame) -> str: ...
+
+    def call(self, name: str, *args: Any) -> Any: ...  # a function of the compiled module (Native.call)
 
 
 def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tuple[int, int], ...], next_seat: int,
@@ -64,6 +63,20 @@ def _turn_fields(M: Any, rules: Any, current: int, phase: int, frames: tuple[tup
         step = (seats[1] - seats[0]) % n if len(seats) > 1 else 1
         M[ASKING:ASK_AFTER + 1] = [1, resume, at, chosen, seats[-1] if rest else current, 1 if step == 1 else -1,
                                    n - len(rest), after]
+
+
+def _cycle_rows(rules: Any) -> int:
+    """The positions of a cycle of `end.cycle` compiled code can follow (one row, unused, without it)."""
+    return MAX_CYCLE_POSITIONS if rules.cycle is not None else 1
+
+
+def deal_scratch(native: Backend) -> tuple[Any, Any, Any]:
+    """What `NativeGame.dealt` deals in, made once a backend: the deck's order, room for the legal
+    moves and for the positions of a cycle."""
+    rules, np = native.rules, native.np
+    ncards = len(rules.deck)
+    return (np.zeros(max(ncards, 1), dtype=np.int64), np.empty(native.max_legal, dtype=np.int64),
+            np.empty((_cycle_rows(rules), ncards), dtype=np.int64))
 
 
 class NativeGame:
@@ -120,8 +133,7 @@ class NativeGame:
         self.M = np.zeros(META, dtype=np.int64)
         # (the legal moves and the positions of a cycle under way are written before they are read)
         self.out = np.empty(native.max_legal if room else 0, dtype=np.int64)
-        rows = (MAX_CYCLE_POSITIONS if rules.cycle is not None else 1) if room else 0
-        self.CK = np.empty((rows, ncards), dtype=np.int64)
+        self.CK = np.empty((_cycle_rows(rules) if room else 0, ncards), dtype=np.int64)
         self.BK = np.zeros(ncards, dtype=np.int64)
         self.KEY = np.zeros(ncards, dtype=np.int64)
         self.MC = np.zeros(max(ncards, 1), dtype=np.int64)
@@ -131,14 +143,15 @@ class NativeGame:
         self.ended = None
 
     @classmethod
-    def dealt(cls, native: Backend, seed: int, players: int, max_moves: int | None, scratch: tuple[Any, ...]) -> NativeGame:
+    def dealt(cls, native: Backend, seed: int, players: int, max_moves: int | None, MT: Any,
+              scratch: tuple[Any, Any, Any]) -> NativeGame:
         """A game started in compiled code (the module's `deal_game`) from `seed`, as `Game(rules,
-        seed, players=players, max_moves=max_moves)` starts it. It keeps its position alone, as a
-        `clone` does: the moves are listed, and a cycle followed, in `scratch` (a generator's state,
-        the deck's order, room for the legal moves and for a cycle's positions)."""
+        seed, players=players, max_moves=max_moves)` starts it, MT the state of `random.Random(seed)`.
+        It keeps its position alone, as a `clone` does: the moves are listed, and a cycle followed,
+        in `scratch` (`deal_scratch`)."""
         game = cls.__new__(cls)
         rules = native.rules
-        MT, order, out, CK = scratch
+        order, out, CK = scratch
         game._arrays(native, rules.tracks_knowledge, room=False)
         M = game.M
         M[MAX_MOVES] = max_moves if max_moves is not None else -1
@@ -148,13 +161,12 @@ class NativeGame:
         M[CHANCE], M[DRAWS] = seed, 0  # (0 <= seed < 2**63: the Python game's chance seed as it is)
         if rules.repeat is not None:
             game.KEY = repeat_store(native, 256)
-        game._call("mt_seed", MT, seed)
         game.cnt = game._call("deal_game", game.C, game.N, game.U, game.V, game.O, M, out, CK, game.BK,
                               game.KEY, game.MC, game.TMP, MT, order)
         if game.cnt < 0:
             raise NativeStop("compiled code stopped: more legal moves than it keeps")
         game.out = out[:game.cnt].copy()
-        game.CK = CK[:int(M[SEEN]) if M[CYCLE] == CYCLE_TRACKING else 0].copy()
+        game.CK = CK[:game._cycle_seen()].copy()
         return game
 
     def _cycle_under_way(self, seen: frozenset[Any], offered: bool) -> None:
@@ -211,9 +223,12 @@ class NativeGame:
         cycle, which is made when it is first played on (`make_room`); scratch arrays are shared."""
         other = copy.copy(self)
         other.C, other.N, other.U, other.V, other.M = (a.copy() for a in (self.C, self.N, self.U, self.V, self.M))
-        seen = int(self.M[SEEN]) if self.M[CYCLE] == CYCLE_TRACKING else 0
-        other.out, other.CK, other.KEY = self.out[:self.cnt].copy(), self.CK[:seen].copy(), self.KEY.copy()
+        other.out, other.CK, other.KEY = self.out[:self.cnt].copy(), self.CK[:self._cycle_seen()].copy(), self.KEY.copy()
         return other
+
+    def _cycle_seen(self) -> int:
+        """The positions of the cycle under way that CK holds (0 where none is followed)."""
+        return int(self.M[SEEN]) if self.M[CYCLE] == CYCLE_TRACKING else 0
 
     def make_room(self) -> None:
         """Room for compiled code that lists legal moves (`max_legal` of them) and tracks a cycle
@@ -223,7 +238,7 @@ class NativeGame:
             out = np.empty(self.native.max_legal, dtype=np.int64)
             out[:self.cnt] = self.out[:self.cnt]
             self.out = out
-        rows = MAX_CYCLE_POSITIONS if self.native.rules.cycle is not None else 1
+        rows = _cycle_rows(self.native.rules)
         if len(self.CK) < rows:
             CK = np.empty((rows, self.CK.shape[1]), dtype=np.int64)
             CK[:len(self.CK)] = self.CK
@@ -240,8 +255,8 @@ class NativeGame:
         self.cnt = other.cnt
         self.out[:other.cnt] = other.out[:other.cnt]
         rules = self.native.rules
-        if rules.cycle is not None and other.M[CYCLE] == CYCLE_TRACKING:
-            self.CK[:other.M[SEEN]] = other.CK[:other.M[SEEN]]
+        seen = other._cycle_seen()
+        self.CK[:seen] = other.CK[:seen]
         if rules.repeat is not None:  # (the store grows as a game goes on: copied whole when its size differs)
             if len(self.KEY) == len(other.KEY):
                 np.copyto(self.KEY, other.KEY)
@@ -268,16 +283,7 @@ class NativeGame:
         return int(self._call("leaders", self.C, self.N, self.U, self.V, self.O, self.M))
 
     def _call(self, name: str, *args: Any) -> Any:
-        native = self.native
-        if native.fault is not None:
-            raise NativeStop(native.fault)
-        try:
-            return getattr(native.module, name)(*args)
-        except native.module.Stop as exc:
-            raise NativeStop(f"compiled code stopped: {exc}") from None
-        except native.numba_error as exc:  # compiled lazily, at a first call: a fault of this backend
-            native.fault = f"compiled code could not be built ({name}: {_first_line(exc)})"
-            raise NativeStop(native.fault) from None
+        return self.native.call(name, *args)
 
     def _seat_listing(self, seat: int | None) -> tuple[Any, int]:
         """The legal moves of the seat to act, or of `seat` (in a game where every seat plays at

@@ -444,16 +444,6 @@ def mt_seed_key(MT, key, length):
 
 
 @njit(cache=True)
-def mt_seed(MT, seed):
-    """Seed MT as `random.Random(seed)` for a whole number |seed| < 2**63."""
-    a = -seed if seed < 0 else seed
-    key = np.empty(2, dtype=np.int64)
-    key[0] = a & 0xffffffff
-    key[1] = a >> 32
-    mt_seed_key(MT, key, 2 if key[1] != 0 else 1)
-
-
-@njit(cache=True)
 def mt_seed_rows(MT, KEYS, LENGTHS):
     """Seed each row of MT from its key (`mt_seed_key`): the generators of a playout's seats."""
     for i in range(len(LENGTHS)):
