@@ -470,9 +470,11 @@ SLOTS = {
     "select": INT,         # a `select`'s `equals` (sum of `big`: sums past 64 bits)
     "while": BOOL,         # a `while` effect's condition (passes counted in `w`; every other one unbounded)
     "sort": INT,           # a `sort` effect's key (`card` bound), over a pile of the row (descending every other one)
+    "with_int": INT, "with_card": CARD,  # a `with` effect's value (`z`), read by the effect it runs
 }
 SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "set_card": 1, "add": 2,
-                "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1}
+                "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1,
+                "with_int": 1, "with_card": 1}
 MOVE_SCOPE = {"src": PILE, "dst": PILE, "card": CARD, "cards": CARDS, "n": INT, "player": INT, "move": STR}
 WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "set_card": "rk", "add": "ri",
           "add_seat": "b"}
@@ -500,7 +502,7 @@ def scope_of(slot: str) -> dict[str, str]:
         return {"player": INT, "move": STR}
     if slot == "sort":
         return {"card": CARD, "player": INT, "move": STR}
-    if slot.startswith("set") or slot.startswith("add") or slot in ("when", "select", "while"):
+    if slot.startswith(("set", "add", "with")) or slot in ("when", "select", "while"):
         return {"player": INT, "move": STR}
     return {"player": INT}
 
@@ -578,6 +580,7 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
         f"  tune_a: {{choose: {{v: {TUNE_VALUES}}}, do: [{{set: {{a: v}}}}]}}",
         f"  tune_b: {{choose: {{v: {TUNE_VALUES[:6] + [-INT_MAX]}}}, do: [{{set: {{b: v}}}}]}}",
         '  toggle: {do: [{set: {flag: "not flag", t: "not t"}}]}',
+        '  tune_c: {choose: {cu: seats, cw: [1, 2]}, when: "cu != player", do: [{set: {a: "cu * 10 + cw"}}]}',
         f'  skip: {{when: "focus >= 0", do: [{{set: {{focus: "(focus + 1) % {count}"}}}}]}}',
         f'  jump: {{choose: {{v: "range({count})"}}, do: [{{set: {{focus: v}}}}]}}',
     ]
@@ -610,6 +613,10 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i
             lines.append(f"    do: [{{set: {{w: 0}}}}, {{while: {quoted(condition)}, do: [{{add: {{w: 1, hits: 1}}}}]}}]")
+        elif p.slot.startswith("with"):
+            lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
+            where[len(lines) + 1] = i
+            lines.append(f"    do: [{{with: {{z: {quoted(text)}}}, do: [{{set: {{{'ri' if p.slot == 'with_int' else 'rk'}: z}}}}]}}]")
         elif p.slot == "sort":
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i

@@ -74,7 +74,8 @@ class Scope:
     def with_bindings(self, extra: dict[str, tuple[str, str]], pile_aliases: dict[str, str] | None = None) -> "Scope":
         merged = dict(self.bindings)
         merged.update(extra)
-        aliases = dict(self.pile_aliases)
+        rebound = {code for code, _ in extra.values()}  # a name bound anew no longer holds the aliased pile
+        aliases = {code: local for code, local in self.pile_aliases.items() if code not in rebound}
         aliases.update(pile_aliases or {})
         return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases,
                      self.listing, self.option_kinds)

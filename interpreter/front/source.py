@@ -51,6 +51,9 @@ class Document:
     # For a variant merged with the ruleset it extends: the file each value (or key) came from.
     origins: dict[PathKey, "Document"] = field(default_factory=dict)
     key_origins: dict[PathKey, "Document"] = field(default_factory=dict)
+    # For named effects written out at a call (front/blocks.py): the `with` they became, to the
+    # block's name and where the call is written.
+    calls: dict[PathKey, tuple[str, SourcePos]] = field(default_factory=dict)
 
     def _mark_pos(self, index: int) -> SourcePos:
         line = self.text.count("\n", 0, index) + 1
@@ -380,7 +383,7 @@ def copy_document(doc: Document) -> Document:
     """A document of its own for one load, sharing only immutable parts with `doc` (the text and
     the YAML nodes, which nothing changes)."""
     return Document(doc.path, doc.text, copy_data(doc.data), dict(doc.nodes), dict(doc.key_nodes), dict(doc.origins),
-                    dict(doc.key_origins))
+                    dict(doc.key_origins), dict(doc.calls))
 
 
 def load_document(path: str | Path, text: str | None = None, display_path: str | None = None) -> Document:

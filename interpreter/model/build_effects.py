@@ -9,11 +9,11 @@ from typing import Any
 from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, PILES, Scope
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
 from ..base.limits import INT_MAX, INT_MIN, MAX_WHILE_PASSES
-from ..front.parser import Loop, ParseError, parse_loop
+from ..front.parser import Loop, ParseError, parse_loop, parse_signature
 from ..front.source import PathKey
 from .build_tables import _TablesBuilder
 from .closures import _a_seat_of
-from .effects import AssignEffect, EndEffect, ForEffect, IfEffect, MoveEffect, TurnEffect
+from .effects import AssignEffect, EndEffect, ForEffect, IfEffect, MoveEffect, TurnEffect, WithEffect
 from .rules import Effect, Zone
 
 
@@ -118,6 +118,8 @@ class _EffectsBuilder(_TablesBuilder):
             return for_each
         if kind == "while":
             return self._while(path, scope, setup)
+        if kind == "with":
+            return self._with(path, scope, setup)
         if kind == "sort":
             return self._sort(path + ("sort",), scope)
         if kind == "move_chosen":
@@ -221,6 +223,43 @@ class _EffectsBuilder(_TablesBuilder):
         element = {PILES: PILE, CARDS: CARD}.get(compiled.type, "any")
         name = loop.names[0]
         return loop, scope.with_bindings({name: (f"b_{name}", element)}), loop.names
+
+    def _with(self, path: PathKey, scope: Scope, setup: bool) -> Effect:
+        """`with: {NAME: VALUE, ...}` and `do`: every value worked out first, then the effects run with
+        each name bound to its value (named effects' calls are written out so: front/blocks.py)."""
+        values, bindings = [], {}
+        for name in self._value(path + ("with",)):
+            self._check_new_name(name, path + ("with", name))
+            values.append(self.evaluator(path + ("with", name), scope))
+            bindings[name] = (f"b_{name}", self.value_types[path + ("with", name)])
+        names = tuple(bindings)
+        try:
+            body = self.effects(path + ("do",), scope.with_bindings(bindings), setup)
+        except RulesetError as exc:
+            if path not in self.doc.calls:
+                raise
+            block, called = self.doc.calls[path]  # named effects written out: say which call it was
+            at = f"line {called.line}" if called.path == (exc.pos.path if exc.pos else None) else str(called)
+            raise type(exc)(f"{exc.message} (in the effects '{block}', called at {at})", exc.pos) from None
+        seat_at = self.doc.pos(path + ("with", "player")) if "player" in bindings else None
+
+        def with_names(S: Any, env: dict[str, Any]) -> None:
+            inner = dict(env)
+            inner.update(zip(names, [value(S, env) for value in values]))
+            if seat_at is not None and not (type(inner["player"]) is int and 0 <= inner["player"] < S.players):
+                raise RulesetRuntimeError(f"with: there is no seat {inner['player']!r} to be the player", seat_at)
+            for eff in body:
+                eff(S, inner)
+        if all(value in self.inline for value in values):
+            self.inline[with_names] = WithEffect(tuple(bindings[name][0] for name in names),
+                                                 tuple(self.inline[value] for value in values), tuple(body))
+        return with_names
+
+    def _check_new_name(self, name: str, path: PathKey) -> None:
+        """A name an effect binds must not hide a variable or a zone (what it reads would change)."""
+        if name in self.scope.variables or name in self.scope.zones:
+            kind = "variable" if name in self.scope.variables else "zone"
+            raise RulesetError(f"'{name}' is a {kind}'s name: give the value another name", self.doc.pos(path, key=True))
 
     def _sort(self, path: PathKey, scope: Scope) -> Effect:
         """`sort: {pile, by, descending}`: the pile's cards laid in order of each card's key (`card`
@@ -360,7 +399,24 @@ class _EffectsBuilder(_TablesBuilder):
                 row += 1
         return deal
 
+    def _named_effects(self) -> None:
+        """Check each block of named effects once (front/blocks.py writes them out at their calls),
+        its parameters untyped, as function bodies are: errors show even in blocks never called, and
+        a block reads only its parameters, `player` and what every expression may (not the names of
+        the place it is called from). What checking builds is dropped."""
+        saved = self.rules.tracks_knowledge, self.rules.shuffles_in_play
+        for key in self.data.get("effects") or {}:
+            path = ("effects", key)
+            signature = parse_signature(str(key))
+            for param in signature.params:
+                self._check_new_name(param, path)
+            bindings = {"player": ("b_player", INT)}
+            bindings.update({param: (f"b_{param}", "any") for param in signature.params})
+            self.effects(path, self.scope.with_bindings(bindings), setup=True)
+        self.rules.tracks_knowledge, self.rules.shuffles_in_play = saved
+
     def _setup(self) -> None:
+        self._named_effects()
         scope = self.scope.with_bindings({"player": ("b_player", INT)})
         self.rules.setup = self.effects(("setup",), scope, setup=True)
         if "on_start" in self.data:

@@ -5,6 +5,7 @@ end rule; `build` runs every part in order.
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from .effects import Expr, TriggerBody
 from .game_backend import GameBackend
 from .closures import _guarded, _name_node, _repeat_limit, _trigger_runner
 from .rules import (CycleRule, DEFAULT_MAX_MOVES, EndCondition, Evaluator, MOVE_BINDINGS, MoveTemplate, PASS, Ruleset,
-                    TURN_HANDING, Trigger)
+                    TURN_HANDING, Trigger, choice_local)
 
 
 class _Builder(_EffectsBuilder):
@@ -83,9 +84,10 @@ class _Builder(_EffectsBuilder):
                 bindings["chosen_piles"] = ("b_chosen_piles", PILES)
             if "for_seat" in spec:
                 bindings["target"] = ("b_target", INT)
-            choice_name, choices = self._choices(path, spec, bindings)
+            choice_names, choice_seats, choices = self._choices(path, spec, bindings)
+            for j, choice_name in enumerate(choice_names):
+                bindings[choice_name] = (choice_local(j), INT if choice_seats[j] else type_of_value(choices[0][j]))
             if choices:
-                bindings[choice_name] = ("b_choice", type_of_value(choices[0]))
                 self.globals[f"CHOICES_{index}"] = choices
             scope = self.scope.with_bindings(bindings)
             given = spec.get("take", "top")
@@ -116,7 +118,7 @@ class _Builder(_EffectsBuilder):
             if template.stuck:
                 rules.stuck_pass = index
             template.picks = picks
-            template.choices, template.choice_name = choices, choice_name
+            template.choices, template.choice_names, template.choice_seats = choices, choice_names, choice_seats
             if isinstance(spec.get("select"), dict) and "from" in spec["select"]:
                 template.select_piles = self.zone_piles(path + ("select", "from"))
                 template.select_take = spec["select"].get("take", "top")
@@ -224,26 +226,41 @@ class _Builder(_EffectsBuilder):
                                self.doc.pos(path))
         return count
 
-    def _choices(self, path: PathKey, spec: dict[str, Any], bindings: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
-        """A move's `choose: {NAME: VALUES}`: the name and the values, known at load (a list, or an
-        expression of options and constants giving one): numbers or strings, of one kind, each once."""
+    def _choices(self, path: PathKey, spec: dict[str, Any], bindings: dict[str, Any]) \
+            -> tuple[tuple[str, ...], tuple[bool, ...], tuple[tuple[Any, ...], ...]]:
+        """A move's `choose: {NAME: VALUES, ...}`: the names, which of them name a seat, and every
+        combination of their values, the first name's slowest. Each VALUES is known at load (a list,
+        or an expression of options and constants giving one: numbers or strings, of one kind, each
+        once), or `seats`: every seat a game of the ruleset may have (a game offers its own)."""
         if "choose" not in spec:
-            return "", ()
-        ((name, given),) = spec["choose"].items()
-        where = path + ("choose", name)
-        for other in ("for_seat", "select"):
-            if other in spec:
-                raise RulesetError(f"a move cannot have both 'choose' and '{other}'", self.doc.pos(where))
-        if name in bindings or name in self.scope.variables or name in self.scope.zones or name == "option":
-            raise RulesetError(f"'{name}' is already a name here (a binding, variable or zone): choose another",
-                               self.doc.pos(where, key=True))
+            return (), (), ()
+        names, seats, lists = [], [], []
+        for name, given in spec["choose"].items():
+            where = path + ("choose", name)
+            for other in ("for_seat", "select"):
+                if other in spec:
+                    raise RulesetError(f"a move cannot have both 'choose' and '{other}'", self.doc.pos(where))
+            if name in bindings or name in self.scope.variables or name in self.scope.zones or name == "option":
+                raise RulesetError(f"'{name}' is already a name here (a binding, variable or zone): choose another",
+                                   self.doc.pos(where, key=True))
+            names.append(name)
+            seats.append(given == "seats")
+            lists.append(tuple(range(self.rules.max_players)) if given == "seats" else self._choice_values(where, given))
+        combinations = tuple(itertools.product(*lists))
+        if len(combinations) > MAX_CHOICES:
+            raise RulesetError(f"choose: {len(combinations):,} combinations of values, more than {MAX_CHOICES:,}",
+                               self.doc.pos(path + ("choose",)))
+        return tuple(names), tuple(seats), combinations
+
+    def _choice_values(self, where: PathKey, given: Any) -> tuple[Any, ...]:
+        """The values one name of `choose` may take, as written at `where`."""
         if isinstance(given, list):
             values = tuple(given)
         else:
             compiled, _ = self.compile_node(self.parse(where), where, self.scope, (LIST,))
             if not compiled.const:
                 raise RulesetError("the values to choose from must be known when the ruleset loads (a list, "
-                                   "range(...) of numbers, or an expression of options)", self.doc.pos(where))
+                                   "range(...) of numbers, an expression of options, or `seats`)", self.doc.pos(where))
             values = tuple(compiled.value)
         kinds = {type(v) for v in values}
         if not values or len(kinds) != 1 or not kinds <= {int, str}:
@@ -257,7 +274,7 @@ class _Builder(_EffectsBuilder):
                for v in values):
             raise RulesetError("choose: a string value is a word (letters, digits, '-', '_'), since move texts "
                                "end with it", self.doc.pos(where))
-        return name, values
+        return values
 
     def _listing_reads(self) -> frozenset[int] | None:
         """The variable slots the generated listing reads, or None when it may read any (a

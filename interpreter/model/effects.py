@@ -65,6 +65,13 @@ class ForEffect:
 
 
 @dataclass(frozen=True)
+class WithEffect:
+    vars: tuple[str, ...]  # the names' Python names (`b_seat`)
+    values: tuple[Expr, ...]
+    body: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class EndEffect:
     result: str
     reason: str

@@ -35,6 +35,11 @@ MOVE_BINDINGS = {"src": ("b_src", PILE), "dst": ("b_dst", PILE), "cards": ("b_ca
                  "card": ("b_card", CARD), "n": ("b_n", INT), "player": ("b_player", INT)}
 
 
+def choice_local(j: int) -> str:
+    """The generated code's name for the value of a move's `j`-th `choose` name."""
+    return "b_choice" if j == 0 else f"b_choice{j}"
+
+
 @dataclass(frozen=True)
 class Option:
     """An option: its listed values, or (`low`, `high`) any whole number from `low` to `high`, whose
@@ -109,9 +114,12 @@ class MoveTemplate:
     apply: Callable[..., None] | None = None
     prefixed: bool = False     # text needs the name before the piles (another move shares the zones)
     for_seat: bool = False     # the move chooses a seat (`for_seat`)
-    # `choose: {NAME: VALUES}`: the values the move may name, and the name (`Move.seat` is the index).
-    choices: tuple[Any, ...] = ()
-    choice_name: str = ""
+    # `choose: {NAME: VALUES, ...}`: each combination of values the move may name, one value per name,
+    # in the order of `choice_names` (`Move.seat` is the combination's index); `choice_seats` marks the
+    # names whose values are seats (`seats`: every seat a game may have; a game offers only its own).
+    choices: tuple[tuple[Any, ...], ...] = ()
+    choice_names: tuple[str, ...] = ()
+    choice_seats: tuple[bool, ...] = ()
     select_piles: tuple[int, ...] = ()  # `select`: the piles it may choose, in order, and what each gives
     select_take: str = ""
     picks: int = 1  # `take: {any: K}`: the move picks K cards of its source (`Move.pick` a tuple for K > 1)
@@ -126,6 +134,21 @@ class MoveTemplate:
     # tested in the outermost loop its names allow, even before parts written ahead of it
     # (python/movegen.py; the native backend places the parts alike).
     when_total: tuple[bool, ...] = ()
+
+    def named_values(self, index: int) -> dict[str, Any]:
+        """The values the combination `index` of `choose` gives the move's names."""
+        return dict(zip(self.choice_names, self.choices[index]))
+
+    def offered_choices(self, players: int) -> list[int]:
+        """The combinations of `choose` a game of `players` seats may offer: those of its own seats."""
+        return [i for i, values in enumerate(self.choices)
+                if all(not seat or value < players for value, seat in zip(values, self.choice_seats))]
+
+    def choice_text(self, index: int) -> str:
+        """How a move's text ends for the combination `index` of `choose`: each value after a space,
+        a seat as `seat3`."""
+        return "".join(f" seat{value + 1}" if seat else f" {value}"
+                       for value, seat in zip(self.choices[index], self.choice_seats))
 
 
 @dataclass(frozen=True)

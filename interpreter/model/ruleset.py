@@ -20,6 +20,7 @@ from typing import Any
 from ..base.errors import ArgumentError, RulesetError, SourcePos, shortened_path
 from ..base.limits import MAX_CHECK_NODES
 from ..base.resources import rulesets_dir
+from ..front.blocks import expand_blocks
 from ..front.schema import validate
 from ..front.source import Document, FileAccess, copy_document, is_file, load_document
 from ..front.variants import resolve_extends
@@ -62,13 +63,14 @@ def load_ruleset(name_or_path: str | Path, options: dict[str, Any] | None = None
 
 
 def _checked_document(path: Path, access: FileAccess) -> Document:
-    """The ruleset file at `path` read, its `extends:` merged in and checked against the schema:
-    what every load of it builds from, whatever its options."""
+    """The ruleset file at `path` read, its `extends:` merged in, checked against the schema, and its
+    named effects written out at their calls: what every load of it builds from, whatever its options."""
     doc = resolve_extends(load_document(path), path, access)
     if not isinstance(doc.data, dict):  # not a ruleset: its text is not shown
         raise RulesetError("a ruleset must be a mapping of sections (ruleset, deck, zones, ...)",
                            SourcePos(doc.path, 1, 1))
     validate(doc, "ruleset")
+    expand_blocks(doc)
     return doc
 
 

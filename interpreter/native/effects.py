@@ -100,6 +100,20 @@ class _EffectsBuilder(_ListingBuilder):
                 copy = self.fresh("items")
                 head = [f"{indent}{copy} = {items.arr}[{items.lo}:{items.hi}].copy()", f"{indent}for {x} in {copy}:"]
             return head + seat + self.effects(path + ("do",), inner, indent + "    ")
+        if kind == "with":  # every value first, each in a local of its own; then the effects that see them
+            lines, inner = [], dict(env)
+            for name in spec["with"]:
+                value = self.expr(self.parse(path + ("with", name)), env)
+                if value.type not in ("int", "bool", "str", "card", "pile", "none"):
+                    raise self.no(f"a name for a value of {value.type} (with)", path + ("with", name))
+                if not value.const:
+                    x = self.fresh("w")
+                    lines.append(f"{indent}{x} = {value.code}")
+                    value = _Val(value.type, x, maybe_none=value.maybe_none)
+                inner[name] = value
+            if "player" in spec["with"]:  # (a seat of the game, as in model/build_effects.py)
+                lines.append(f"{indent}seat_of(M, {self.checked(inner['player'])})")
+            return lines + self.effects(path + ("do",), inner, indent)
         if kind == "while":  # passes until the condition fails; too many stop, and Python says where
             test = self.expr(self.parse(path + ("while",)), env, "bool").code
             passes = self.fresh("passes")

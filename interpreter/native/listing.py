@@ -100,8 +100,9 @@ class _ListingBuilder(_Emitter):
         # `choose`: one move per value, its index where a for_seat move has its seat (as movegen does)
         chooses = bool(template.choices)
         if chooses:
-            self.helpers.append(f"CH_{k} = {_array(self.choice_codes(template))}")
-            env[template.choice_name] = self.choice(template)
+            for j, name in enumerate(template.choice_names):
+                self.helpers.append(f"CH_{k}_{j} = {_array(self.choice_codes(template, j))}")
+                env[name] = self.choice(template, j)
         select = spec.get("select")
         if select is not None:
             innermost += 1  # conditions on the chosen cards sit in the loop over selections
@@ -146,7 +147,7 @@ class _ListingBuilder(_Emitter):
                     level = max(level, card_level)
                 if names & {"dst"}:
                     level = max(level, dst_level)
-                if names & {"target", template.choice_name}:
+                if names & {"target", *template.choice_names}:
                     level = max(level, seat_level)
                 if names & {"chosen", "chosen_piles"}:
                     level = max(level, select_level)
@@ -274,6 +275,9 @@ class _ListingBuilder(_Emitter):
         if for_seat or chooses:
             lines.append(f"{indent}for b_target in range({len(template.choices) if chooses else 'M[12]'}):")
             indent += "    "
+            for j, seat in enumerate(template.choice_seats):  # a game offers only its own seats
+                if seat:
+                    lines.append(f"{indent}if CH_{k}_{j}[b_target] >= M[12]: continue")
             emit(seat_level)
         lines.append(f"{indent}if cnt == len(out): return -1")
         lines.append(f"{indent}out[cnt] = enc({k}, b_src, b_dst, b_n, {pick}, "

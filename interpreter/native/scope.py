@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..front.compile_types import ANY, BOOL, INT, STR
-from ..front.parser import Node
+from ..front.parser import Node, ParseError, parse_loop
 from ..front.typed import Typed
-from .values import NONE_CODES, Unsupported, _Val, _int
+from .values import LOOPED, NONE_CODES, Unsupported, _Val, _int
 
 
 _OPTION_TYPES = {frozenset({bool}): BOOL, frozenset({int}): INT, frozenset({str}): STR}
@@ -109,14 +109,15 @@ class _Scope:
         code = self.checked(pile)
         return _Val("cards", arr=f"C[{code}]", lo="0", hi=f"N[{code}]", container="list")
 
-    def choice_codes(self, template: Any) -> list[int]:
-        """A `choose` move's values as the compiled code holds them: numbers, or strings' ids."""
-        return [self.sid(v) if isinstance(v, str) else v for v in template.choices]
+    def choice_codes(self, template: Any, j: int) -> list[int]:
+        """The values a `choose` move's `j`-th name takes in each combination, as the compiled code
+        holds them: numbers (seats too), or strings' ids."""
+        return [self.sid(values[j]) if isinstance(values[j], str) else values[j] for values in template.choices]
 
-    def choice(self, template: Any) -> _Val:
-        """The value a `choose` move names: its index is the move's b_target."""
-        code = f"CH_{template.index}[b_target]"
-        return _Val("str", code) if isinstance(template.choices[0], str) else _int(code)
+    def choice(self, template: Any, j: int) -> _Val:
+        """The value of a `choose` move's `j`-th name: the combination's index is the move's b_target."""
+        code = f"CH_{template.index}_{j}[b_target]"
+        return _Val("str", code) if isinstance(template.choices[0][j], str) else _int(code)
 
     def team(self, seat: str) -> str:
         """Code for the team of the seat `seat` (code): the `teams.of` expression."""
@@ -142,8 +143,8 @@ class _Scope:
                                 "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
         if applying and "for_seat" in self.value_at(("moves", template.name)):
             env["target"] = _int("b_target")
-        if applying and template.choices:
-            env[template.choice_name] = self.choice(template)
+        if applying:
+            env.update({name: self.choice(template, j) for j, name in enumerate(template.choice_names)})
         if template.sources:
             env["src"] = _Val("pile", "b_src")
             env["n"] = _int("b_n")
@@ -172,6 +173,7 @@ class _Scope:
             for i, spec in enumerate(effects if isinstance(effects, list) else []):
                 if not isinstance(spec, dict):
                     continue
+                inner = self._named_in(spec, path + (i,), env)
                 for key, sub in spec.items():
                     if key == "set" and isinstance(sub, dict) and name in sub:
                         try:
@@ -179,7 +181,7 @@ class _Scope:
                         except Unsupported:
                             found.append("?")
                     elif key in ("then", "else", "do"):
-                        walk(path + (i, key), env)
+                        walk(path + (i, key), inner if key == "do" else env)
 
         for template in self.rules.moves:
             spec = self.value_at(("moves", template.name))
@@ -197,6 +199,21 @@ class _Scope:
     def seat_zone(self, name: str, seat: str) -> _Val:
         zone = self.rules.zones[name]
         return _Val("pile" if zone.single else "piles", f"SEATS_{name}[seat_of(M, {seat})]")
+
+    def _named_in(self, spec: dict[str, Any], path: tuple[Any, ...], env: dict[str, _Val]) -> dict[str, _Val]:
+        """The names an effect's `do` sees beside `env`: a `for`'s item, a `with`'s values, each of the
+        kind it holds (a value this backend cannot lower leaves its name out, so what reads it is "?")."""
+        inner = dict(env)
+        try:
+            if isinstance(spec.get("for"), str):
+                loop = parse_loop(spec["for"])
+                items = self.expr(loop.iterable, env)
+                inner[loop.names[0]] = _Val(LOOPED.get(items.type, "card"), "x")
+            for key in spec.get("with") or {}:
+                inner[key] = _Val(self.expr(self.parse(path + ("with", key)), env).type, "x")
+        except (Unsupported, ParseError):
+            pass
+        return inner
 
     def var_kind(self, name: str) -> str:
         """A variable's kind (int, bool, str, pile or card): what it starts with, else what is set into it."""

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 from ..front.compiler import names_in
 from ..base.errors import RulesetRuntimeError, SourcePos
 from ..base.limits import INT_MAX, INT_MIN, MAX_TRIGGER_PASSES
-from ..model.effects import AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody, TurnEffect
+from ..model.rules import choice_local
+from ..model.effects import (AssignEffect, EndEffect, Expr, ForEffect, IfEffect, MoveEffect, TriggerBody, TurnEffect,
+                             WithEffect)
 
 if TYPE_CHECKING:
     from ..front.compiler import Span
@@ -167,6 +169,13 @@ class ApplyGenerator:
             lines.append(f"{indent}for {info.var} in charge(AS_LIST({items})):")
             self.effects(info.body, lines, indent + "    ", bound | {info.var}, pick)
             lines.append(f"{indent}    pass")
+        elif isinstance(info, WithEffect):
+            if bound & set(info.vars):
+                raise _CannotInline  # a name hides another: the closures' envs keep them apart
+            named = [self._value(value, lines, indent, bound) for value in info.values]  # all first
+            for var, local in zip(info.vars, named):
+                lines.append(f"{indent}{var} = {local}")
+            self.effects(info.body, lines, indent, bound | set(info.vars), pick)
         elif isinstance(info, EndEffect):
             lines.append(f"{indent}S.end({info.result!r}, {info.reason!r})")
         else:
@@ -211,8 +220,9 @@ class ApplyGenerator:
         if selects:
             return None
         rules = self.host.rules
-        bound = frozenset({"b_player", "b_move", "b_target", "b_choice"} | ({"b_src", "b_n", "b_cards", "b_card"}
-                                                                if template.sources else set())
+        chosen = {choice_local(j) for j in range(len(template.choice_names))}
+        bound = frozenset({"b_player", "b_move", "b_target"} | chosen
+                          | ({"b_src", "b_n", "b_cards", "b_card"} if template.sources else set())
                           | ({"b_dst"} if template.targets else set()))
         lines: list[str] = []
         start = (len(self.exprs), len(self.consts), len(self.spans), self._temp)
@@ -231,7 +241,8 @@ class ApplyGenerator:
         head = [f"def {name}(S, b_src, b_dst, b_n, b_player, b_pick, b_target):",
                 f"    P = S.piles; U = S.up; V = S.vars; b_move = {template.name!r}"]
         if template.choices:  # `choose`: the value named, by its index
-            head.append(f"    b_choice = CHOICES_{template.index}[b_target]")
+            names = ", ".join(choice_local(j) for j in range(len(template.choice_names)))
+            head.append(f"    {names}, = CHOICES_{template.index}[b_target]")
         if {"b_cards", "b_card"} & names_in("\n".join(lines)):  # the cards taken, as the engine's env has them
             picked = "[*b_pick]" if template.picks > 1 else "[b_pick]"  # `take: {any: K}`: a tuple of cards
             head.append(f"    b_cards = {picked} if b_pick is not None else P[b_src][len(P[b_src]) - b_n:] if b_n else []")

@@ -122,11 +122,13 @@ class _MoveCheck:
                     return f"'{word}' is no seat of this game (seat1-seat{self.game.players})"
                 seat = int(word[4:]) - 1
             else:
-                values = [str(v).lower() for v in t.choices]
+                offered = t.offered_choices(self.game.players)
+                texts = [t.choice_text(i).strip() for i in offered]
+                values = [text.lower() for text in texts]
                 if word not in values:
-                    listed = ", ".join(str(v) for v in t.choices[:12]) + (", ..." if len(t.choices) > 12 else "")
+                    listed = ", ".join(texts[:12]) + (", ..." if len(texts) > 12 else "")
                     return f"{t.name} names one of: {listed}; not '{word}'"
-                seat = values.index(word)
+                seat = offered[values.index(word)]
         move = Move(self.rules, t.index, src, count, dst, shape.selection, pick, seat)
         if self.rules.simultaneous:
             move.actor = shape.actor if shape.actor is not None else self.x.seat
@@ -177,7 +179,7 @@ class _MoveCheck:
                "card": cards[0] if cards else None, "player": self.x.seat, "move": self.template.name,
                "pick": pick, "target": move.seat}
         if self.template.choices:
-            env[self.template.choice_name] = self.template.choices[move.seat]
+            env.update(self.template.named_values(move.seat))
         if move.selection:
             env["selection"] = move.selection
             env["chosen_piles"] = [p for p, _ in move.selection]

@@ -64,9 +64,9 @@ def _read_text(rules: Ruleset, wanted: str) -> tuple[list[_Shape], str]:
     shapes: list[_Shape] = []
     problems: list[str] = []
     splits: list[tuple[str, str | None]] = [(wanted, None)]
-    if " " in wanted:
-        first, last = wanted.rsplit(" ", 1)
-        splits.insert(0, (first, last))
+    words = wanted.split(" ")
+    for k in range(1, len(words)):  # the values a move names (`seat2 7`) after its piles, fewest first
+        splits.insert(0, (" ".join(words[:k]), " ".join(words[k:])))
     picking = {t.name.lower() for t in rules.moves if t.named_text and t.take == "any"}
     for head, word in splits:
         bare, at, seat = head.partition("@")
@@ -143,7 +143,7 @@ def _pool(game: GameCore, seat: int, hidden: frozenset[int]) -> list[str]:
             if t.sources else (-1,)
         targets = (t.seat_targets[seat] if t.seat_targets is not None and seat < len(t.seat_targets) else t.targets) \
             if t.targets else (-1,)
-        words = list(range(game.players)) if t.for_seat else list(range(len(t.choices))) if t.choices else [-1]
+        words = list(range(game.players)) if t.for_seat else t.offered_choices(game.players) if t.choices else [-1]
         if t.named_text:
             sources, targets = (t.sources[0] if t.sources else -1,), (t.targets[0] if t.targets else -1,)
         for src in sources:

@@ -56,7 +56,7 @@ class LegalMoves(GameCore):
                "card": cards[0] if cards else None, "player": S.current, "move": template.name,
                "pick": pick, "target": move.seat}
         if template.choices:  # `choose`: the value named, by its index
-            env[template.choice_name] = template.choices[move.seat]
+            env.update(template.named_values(move.seat))
         return env
 
     def focus(self, seat: int) -> None:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..front.compiler import BOOL, INT, Compiled, Scope, Span, names_in
 from ..base.errors import RulesetError, RulesetWarning, unknown
+from ..model.rules import choice_local
 from ..model.indexes import IndexKey, candidate_keys, same_index, written_key as written_index
 from ..front.parser import Node, conjuncts
 from ..front.source import PathKey
@@ -622,7 +623,11 @@ class _Enumerator:
             else:  # `choose`: the value's index goes in the move (as a seat does), the value is bound
                 lines.append(f"{self.indent}steps += {len(template.choices)}")
                 lines.append(f"{self.indent}if steps > budget: over_steps()")
-                lines.append(f"{self.indent}for b_target, b_choice in enumerate(CHOICES_{k}):")
+                names = ", ".join(choice_local(j) for j in range(len(template.choice_names)))
+                lines.append(f"{self.indent}for b_target, ({names},) in enumerate(CHOICES_{k}):")
+                for j, seat in enumerate(template.choice_seats):  # a game offers only its own seats
+                    if seat:
+                        lines.append(f"{self.indent}    if {choice_local(j)} >= S.players: continue")
             self.indent += "    "
             self.emit(self.seat_level)
             self.offer(f"{k}, b_src, b_n, b_dst, (){pick}{seat_arg}", f"({k}, b_src, b_n, b_dst{pick}{seat_arg})")

@@ -74,7 +74,7 @@ class Move:
     def text(self, long: bool = False) -> str:
         rules = self.rules
         template = rules.moves[self.template]
-        seat = "" if self.seat < 0 else f" {template.choices[self.seat]}" if template.choices else f" seat{self.seat + 1}"
+        seat = "" if self.seat < 0 else template.choice_text(self.seat) if template.choices else f" seat{self.seat + 1}"
         names = rules.pile_long_names if long else rules.pile_names
         # what tells apart the moves of one template from one pile: the cards of a run, the card
         # picked, the piles of a `select` (with their card counts)

@@ -51,7 +51,7 @@ class _Hoister:
                 level = max(level, self.levels["card"])
             elif name in ("b_chosen", "b_chosen_piles"):
                 level = max(level, self.levels["chosen"])
-            elif name in ("b_target", "b_choice"):
+            elif name == "b_target" or name.startswith("b_choice"):
                 level = max(level, self.levels["target"])
             elif name in self._levels:
                 level = max(level, self._levels[name])

@@ -100,6 +100,14 @@ class EffectsDescriber(DescriberBase):
             else:
                 out.item(f"For each {' and '.join(loop.names)} in {speaker.say(iterable)}:", level)
             self.effects(path + ("do",), effect.get("do") or [], inner, level + 1)
+        elif verb == "with":
+            values = {name: simplify(self.parsed(here + (name,), value), self.book) for name, value in body.items()}
+            parts = [f"{name} = {speaker.say(value, top=False)}" for name, value in values.items()]
+            inner = speaker.with_names({name: Term(name, speaker.kind(value)) for name, value in values.items()})
+            if parts:
+                out.item(f"With {_join(parts)}:", level)
+            if not self.effects(path + ("do",), effect.get("do") or [], inner, level + 1 if parts else level) and parts:
+                out.item("nothing.", level + 1)
         elif verb == "while":
             condition = simplify(self.parsed(here, body), self.book)
             if isinstance(condition, Const) and not condition.value:  # folded by the options: never runs

@@ -58,8 +58,8 @@ class MovesDescriber(EffectsDescriber):
         if spec.get("select"):
             names["chosen"] = Term("the chosen cards", "cards")
             names["chosen_piles"] = Term("the chosen piles", "piles")
-        for choice in spec.get("choose") or {}:
-            names[choice] = Term(f"the {_plain(choice)} chosen")
+        for choice, values in (spec.get("choose") or {}).items():
+            names[choice] = Term(f"the {_plain(choice)} chosen", "seat" if values == "seats" else "")
         return names
 
     def moves(self) -> None:
@@ -88,6 +88,9 @@ class MovesDescriber(EffectsDescriber):
                 self.out.item("It also chooses a seat: any seat for which "
                               f"{self.condition(path + ('for_seat',), spec['for_seat'], speaker)}.", 1)
             for choice, values in (spec.get("choose") or {}).items():
+                if values == "seats":
+                    self.out.item(f"It also names {_plain(choice)}: any seat of the game.", 1)
+                    continue
                 said = _join([_value_text(v) for v in values], "or") if isinstance(values, list) \
                     else self.words(path + ("choose", choice), values, speaker)
                 self.out.item(f"It also names {_plain(choice)}: one of {said}.", 1)
