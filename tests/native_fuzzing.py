@@ -315,6 +315,10 @@ class ExpressionGenerator:
             (1, lambda: self.comprehension("count", BOOL, d)),
             (2, lambda: Node(INT, "({0} if {1} else {2})", (e(INT, d), e(BOOL, d), e(INT, d)))),
             (2, lambda: Node(INT, "{0}[{1}]", (self.built(INT, d), e(INT, d)))),
+            (1, lambda: Node(INT, "index({0}, {1})", (self.built(INT, d), e(INT, d)))),
+            (1, lambda: Node(INT, "index({0}, {1})", (self.built(STR, d), e(STR, d)))),
+            (1, lambda: Node(INT, "index({0}, {1})", (e(CARDS, d), e(CARD, d)))),
+            (1, lambda: Node(INT, "index({0}, {1})", (e(PILES, d), e(PILE, d)))),
         ])
 
     def make_bool(self, d: int) -> Node:
@@ -351,6 +355,7 @@ class ExpressionGenerator:
             (2, lambda: Node(STR, "{0}[{1}]", (self.built(STR, d), e(INT, d)))),
             (2, lambda: Node(STR, f"{rng.choice(['min', 'max'])}({{0}})", (self.built(STR, d),))),
             (1, lambda: self.comprehension(rng.choice(["min", "max"]), STR, d)),
+            (1, lambda: Node(STR, "sorted({0})[{1}]", (self.built(STR, d), e(INT, d)))),
         ]
         if "move" in self.scope:
             table.append((1, lambda: leaf(STR, "move")))
@@ -393,6 +398,7 @@ class ExpressionGenerator:
             (2, lambda: self.comprehension("list", PILE, d)),
             (1, lambda: Node(PILES, "[{0}, {1}]", (e(PILE, d), e(PILE, d)))),
             (1, lambda: leaf(PILES, "row")),
+            (1, lambda: Node(PILES, "unique({0})", (e(PILES, d),))),
         ])
 
     def make_cards(self, d: int) -> Node:
@@ -403,6 +409,7 @@ class ExpressionGenerator:
             (1, lambda: Node(CARDS, "{0}[{1}:]", (e(PILE, d), e(INT, d)))),
             (2, lambda: self.comprehension("list", CARD, d)),
             (1, lambda: Node(CARDS, "({0} + {1})", (e(CARDS, d), e(CARDS, d)))),
+            (1, lambda: Node(CARDS, "unique({0})", (e(CARDS, d),))),
         ])
 
     def make_ilist(self, d: int) -> Node:
@@ -415,6 +422,7 @@ class ExpressionGenerator:
             (2, lambda: Node(ILIST, "{0}[{1}:{2}]", (e(ILIST, d), e(INT, d), e(INT, d)))),
             (1, lambda: leaf(ILIST, rng.choice(["seats", "[]"]))),
             (1, lambda: Node(ILIST, "({0} + {1})", (e(ILIST, d), e(ILIST, d)))),
+            (1, lambda: Node(ILIST, f"{rng.choice(['sorted', 'unique'])}({{0}})", (e(ILIST, d),))),
         ])
 
     def make_slist(self, d: int) -> Node:
@@ -424,6 +432,7 @@ class ExpressionGenerator:
             (2, lambda: Node(SLIST, "[{0}, {1}]", (e(STR, d), e(STR, d)))),
             (1, lambda: Node(SLIST, "{0}[{1}:]", (e(SLIST, d), e(INT, d)))),
             (1, lambda: leaf(SLIST, f"[{', '.join(repr(s) for s in rng.sample(NAMES, 5))}]")),
+            (1, lambda: Node(SLIST, f"{rng.choice(['sorted', 'unique'])}({{0}})", (e(SLIST, d),))),
         ]
         if not self.listing:
             table.append((1, lambda: leaf(SLIST, "legal_moves()")))
@@ -434,6 +443,7 @@ class ExpressionGenerator:
         return self.pick([
             (2, lambda: self.comprehension("list", BOOL, d)),
             (1, lambda: Node(BLIST, "[{0}, {1}]", (e(BOOL, d), e(BOOL, d)))),
+            (1, lambda: Node(BLIST, "unique({0})", (e(BLIST, d),))),
         ])
 
 
@@ -471,14 +481,16 @@ SLOTS = {
     "while": BOOL,         # a `while` effect's condition (passes counted in `w`; every other one unbounded)
     "sort": INT,           # a `sort` effect's key (`card` bound), over a pile of the row (descending every other one)
     "with_int": INT, "with_card": CARD,  # a `with` effect's value (`z`), read by the effect it runs
+    "start": INT,          # `on_start`'s `set: {ri: ...}`, worked out at the deal of three seats (native/deal.py)
 }
 SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "set_card": 1, "add": 2,
                 "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1,
-                "with_int": 1, "with_card": 1}
+                "with_int": 1, "with_card": 1, "start": 1}
 MOVE_SCOPE = {"src": PILE, "dst": PILE, "card": CARD, "cards": CARDS, "n": INT, "player": INT, "move": STR}
 WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "set_card": "rk", "add": "ri",
           "add_seat": "b"}
 MAX_SCORE_PROBES = 1  # per module (the score is one expression; an error there names no line of its own)
+MAX_START_PROBES = 1  # per module (every game starts with it: an error there ends each game at the deal)
 
 
 @dataclass(frozen=True)
@@ -520,18 +532,27 @@ def probe(rng: random.Random, slot: str | None = None, max_depth: int = 4) -> Pr
 def probes(rng: random.Random, count: int, max_depth: int = 4) -> list[Probe]:
     """`count` probes for one module (at most MAX_SCORE_PROBES in the score)."""
     made: list[Probe] = []
-    scores = 0
+    most = {"score": MAX_SCORE_PROBES, "start": MAX_START_PROBES}
     while len(made) < count:
         p = probe(rng, max_depth=max_depth)
-        if p.slot == "score":
-            if scores == MAX_SCORE_PROBES:
-                continue
-            scores += 1
+        if p.slot in most and sum(q.slot == p.slot for q in made) == most[p.slot]:
+            continue
         made.append(p)
     return made
 
 
 TUNE_VALUES = [0, 1, -1, 2, 63, 64, 2 ** 31, -(2 ** 31), 2 ** 62, -(2 ** 62), INT_MAX, -INT_MAX]
+# The setups a module deals with (by its number of probes), each compiled too (native/deal.py): piles
+# dealt face up or down, a `deal` with `where`, a shuffle, loops over piles, the first turn given away.
+SETUPS = [
+    ['  - deal: {from: stock, to: row, counts: "i + 1", face: up}', "  - deal: {from: stock, to: hand, counts: 2}"],
+    ['  - deal: {from: stock, to: row, counts: 2, where: "card.rank > 2", face: up}',
+     "  - shuffle: stock", "  - deal: {from: stock, to: hand, counts: 3}",
+     '  - for: p in row', '    do: [{turn_down: "top(p)"}]'],
+    ['  - deal: {from: stock, to: hand, counts: "1 + player"}',
+     '  - for: p in row', '    do: [{move: {from: stock, to: p, count: 2, face: up}}]',
+     '  - turn_to: "players - 1"', '  - set: {c: "size(stock)", rp: "row[1]"}'],
+]
 
 
 def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
@@ -569,8 +590,7 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
         "turns: {order: rotation}",
         "setup:",
         "  - take_deck: stock",
-        '  - deal: {from: stock, to: row, counts: "i + 1", face: up}',
-        "  - deal: {from: stock, to: hand, counts: 2}",
+        *SETUPS[count % len(SETUPS)],
         "moves:",
         "  lay: {from: stock, to: row}",
         "  pick: {from: row, to: hand}",
@@ -588,6 +608,7 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
     triggers: list[str] = []
     ends: list[str] = []
     scores: list[tuple[int, str]] = []
+    starts: list[tuple[int, str]] = []
 
     def quoted(text: str) -> str:
         return json.dumps(text)
@@ -617,6 +638,8 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i
             lines.append(f"    do: [{{with: {{z: {quoted(text)}}}, do: [{{set: {{{'ri' if p.slot == 'with_int' else 'rk'}: z}}}}]}}]")
+        elif p.slot == "start":
+            starts.append((i, text))
         elif p.slot == "sort":
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i
@@ -642,6 +665,11 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
             where[len(lines) + 1] = i
             lines.append(f"    when: {quoted(f'focus == {i} and ({p.text})')}")
             lines.append("    do: [{add: {hits: 1}}]")
+    if starts:  # worked out in the games of three seats only: one that always fails leaves the others to play
+        lines += ["on_start:", '  - if: "players == 3"', "    then:"]
+        for i, text in starts:
+            where[len(lines) + 1] = i
+            lines.append(f"      - set: {{ri: {quoted(text)}}}")
     lines.append("end:")
     if ends:
         lines.append("  when:")
@@ -835,11 +863,13 @@ def _same_move(game: Any, move: Any) -> Any:
 
 
 def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, start: int, max_moves: int,
-                tally: Tally) -> tuple[Difference | None, int]:
+                tally: Tally, starting: int = -1) -> tuple[Difference | None, int]:
     """One seeded game of a module of `count` probes through both backends, its first move the
     `jump` to probe `start`, compared at every step: the first difference (or None), and the probe
     in focus at the end. Moves are drawn from the game's seed, the probe in focus and `skip` more
-    often than the others."""
+    often than the others. The start is compared first: the game the compiled deal starts
+    (`native.compare_deal`), or, where Python raises at the deal (probe `starting`, of `on_start`),
+    the compiled deal's stop."""
     from cardrules import native
     from cardrules.base.errors import CardrulesError
 
@@ -864,14 +894,38 @@ def play_module(rules: Any, backend: Any, count: int, seed: int, players: int, s
             return str(exc)
         return "(no error)"
 
+    def at_deal(kind: str, detail: str) -> tuple[Difference, int]:
+        return Difference(kind, starting if starting >= 0 else None, seed, players, start, detail), start
+
+    if starting >= 0:
+        tally.evaluated.add(starting)  # worked out at every deal
     try:
         game = rules.new_game(seed=seed, players=players, max_moves=max_moves)
-    except CardrulesError:
-        tally.errors += 1  # an end condition failing at the deal: Python's alone (setup runs in Python)
-        tally.ends["an error at the deal"] += 1
-        return None, focus_of(game)
+    except CardrulesError as exc:  # the start of the game compiled (native/deal.py) must stop too
+        try:
+            backend.deal(seed, players, max_moves)
+        except (native.NativeStop, CardrulesError):
+            tally.errors += 1
+            tally.ends["an error at the deal"] += 1
+            return None, start  # (no game: the next one starts past this probe)
+        except Exception as crash:  # noqa: BLE001
+            return at_deal(f"native crashed at the deal: {_kind_of_error(crash)}", repr(crash)[:300])
+        return at_deal("native dealt where Python raised", str(exc))
     tally.games += 1
     focus = focus_of(game)
+    try:  # the game the compiled deal starts is the one Python deals, array for array
+        native.compare_deal(backend, seed, players, max_moves, check)
+    except native.NativeStop as exc:
+        try:
+            _differs_at_stop(str(exc), starting, tally)
+        except _Differs as differs:
+            return at_deal(f"at the deal: {differs.kind}", differs.detail)
+        tally.ends["stopped at the deal"] += 1
+        return None, focus
+    except _Differs as differs:
+        return at_deal(f"at the deal: {differs.kind}", differs.detail)
+    except Exception as crash:  # noqa: BLE001
+        return at_deal(f"native crashed at the deal: {_kind_of_error(crash)}", repr(crash)[:300])
     try:
         try:
             game.legal_moves()
@@ -1022,11 +1076,13 @@ def fuzz_module(folder: Path, items: list[Probe], seed: int = 0, passes: int = 2
     evaluated (at most 40 games a pass)."""
     module, rules, backend = build(folder, items)
     count = len(module.items)
+    starting = next((i for i, p in enumerate(module.items) if p.slot == "start"), -1)
     tally = Tally(probes=count, modules=1, dropped=Counter(module.dropped))
     differences: dict[int | None, Difference] = {}
     start, covered, game = 0, 0, 0
     while (covered < passes * count or len(tally.evaluated) < count) and game < passes * 40:
-        found, end = play_module(rules, backend, count, seed * 1000 + game, 1 + game % 3, start, max_moves, tally)
+        found, end = play_module(rules, backend, count, seed * 1000 + game, 1 + game % 3, start, max_moves, tally,
+                                 starting)
         if found is not None and found.probe not in differences:
             differences[found.probe] = found
         covered += (end - start) % count + 1

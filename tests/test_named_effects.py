@@ -220,3 +220,63 @@ def test_a_variable_set_only_from_a_with_or_a_loop_name_has_that_kind_natively(t
     move = game.legal_moves()[0]
     game.apply(move)
     assert game.variable("held") == move.pick and game.variable("last") == move.pick
+
+
+NESTED = """\
+ruleset: nested
+players: 2
+deck: standard-52
+variables:
+  n: {initial: 0}
+  ended: {initial: 0}
+zones:
+  stock: {visibility: none}
+  hand: {per_player: true, visibility: owner}
+effects:
+  "bump()":
+    - add: {n: 1}
+  "draw_to(seat, k)":
+    - while: "size(of(hand, seat)) < k"
+      do:
+        - move: {from: stock, to: "of(hand, seat)", count: 1}
+        - call: "bump()"
+setup:
+  - take_deck: stock
+  - for: "s in seats"
+    do:
+      - if: "s >= 0"
+        then:
+          - call: "draw_to(s, 2)"
+turns:
+  order: rotation
+moves:
+  draw:
+    do:
+      - call: "draw_to(player, size(hand) + 1)"
+on_end:
+  - call: "bump()"
+  - set: {ended: 1}
+end:
+  when:
+    - if: "n >= 8"
+      result: over
+"""
+
+
+def test_calls_stand_wherever_effects_do_and_a_block_may_have_no_parameters(tmp_path: Path) -> None:
+    # In the setup inside a loop and a condition, in a loop until done inside a block, in a move, in
+    # on_end; a block calling a block; a block of no parameters is its effects, said as they are.
+    from cardrules.workbench.describe import describe
+
+    path = tmp_path / "nested.yaml"
+    path.write_text(NESTED)
+    rules = load_ruleset(path)
+    game = rules.new_game(seed=1)
+    assert [len(pile_ids(game, "hand", s)) for s in (0, 1)] == [2, 2] and game.variable("n") == 4
+    for _ in range(4):
+        game.apply(game.legal_moves()[0])
+    assert game.is_over and game.variable("n") == 9 and game.variable("ended") == 1  # on_end's bump too
+    assert [len(pile_ids(game, "hand", s)) for s in (0, 1)] == [4, 4]
+    play_both_backends(rules, range(1, 3))
+    items = [block.text for block in describe(path).blocks if block.kind == "item"]
+    assert "With seat = s and k = 2:" in items and "Add 1 to n." in items and "With:" not in items

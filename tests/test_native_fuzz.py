@@ -75,7 +75,8 @@ def test_the_generator_reaches_the_constructs_where_native_faults_were_found() -
     assert kinds == set(nf.KINDS)
     assert {slot for slot, _ in texts} == set(nf.SLOTS)
     for builtin in ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                    "abs", "pairs", "of", "range", "argmin", "argmax", "list", "legal_moves", "subsets"):
+                    "abs", "pairs", "of", "range", "argmin", "argmax", "list", "legal_moves", "subsets", "sorted",
+                    "unique", "index"):
         assert some(rf"\b{builtin}\("), builtin
 
 
@@ -119,6 +120,41 @@ def test_a_difference_is_reported_with_its_probe_and_game(tmp_path: Path, monkey
     found, _ = nf.play_module(rules, backend, len(module.items), 3, 2, 0, 60, tally)
     assert found is not None and found.kind == "the legal moves differ" and found.probe == 0
     assert (found.seed, found.players, found.start) == (3, 2, 0)
+
+
+def test_a_deal_that_differs_is_reported_at_the_probe_worked_out_at_the_deal(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # The start of each game is compared too (`native.compare_deal`: the compiled deal against
+    # Python's): a compiled deal that sets the on_start probe's variable otherwise is a difference at
+    # that probe, before any move. Where Python raises at the deal, the compiled deal must stop.
+    # (the probe is worked out in games of three seats, so that one failing at every deal leaves others)
+    items = [nf.Probe("start", nf.leaf(nf.INT, "size(stock) * 3")), nf.Probe("when", nf.leaf(nf.BOOL, "flag"))]
+    module, rules, backend = nf.build(tmp_path, items)
+    assert "on_start:" in module.text and all(line in module.text for line in nf.SETUPS[2 % len(nf.SETUPS)])
+    for count in range(len(nf.SETUPS)):  # each setup is dealt by some module
+        text, _ = nf.module_text([nf.Probe("when", nf.leaf(nf.BOOL, "flag"))] * max(count, 1) if count else [])
+        assert all(line in text for line in nf.SETUPS[max(count, 1) % len(nf.SETUPS)])
+    assert nf.play_module(rules, backend, 2, 3, 3, 0, 60, nf.Tally(), starting=0)[0] is None
+    deal = backend.deal
+
+    def wrong(seed: int, players: int | None = None, max_moves: int | None = None) -> object:
+        game = deal(seed, players, max_moves)
+        game.V[rules.variables["ri"].slot] += 1
+        return game
+    monkeypatch.setattr(backend, "deal", wrong)
+    found, _ = nf.play_module(rules, backend, 2, 3, 3, 0, 60, nf.Tally(), starting=0)
+    assert found is not None and found.kind.startswith("at the deal: ") and found.probe == 0
+    failing = [nf.Probe("start", nf.leaf(nf.INT, "of(b, 7)")), nf.Probe("when", nf.leaf(nf.BOOL, "flag"))]
+    _, failing_rules, failing_backend = nf.build(tmp_path / "failing", failing)
+    tally = nf.Tally()
+    assert nf.play_module(failing_rules, failing_backend, 2, 3, 3, 0, 60, tally, starting=0)[0] is None
+    assert tally.ends["an error at the deal"] == 1 and tally.errors == 1
+    two_seats = nf.Tally()  # the probe is not worked out in a game of two: it plays
+    assert nf.play_module(failing_rules, failing_backend, 2, 3, 2, 0, 60, two_seats, starting=0)[0] is None
+    assert two_seats.games == 1 and two_seats.errors == 0
+    monkeypatch.setattr(failing_backend, "deal", lambda *args: backend.start(rules.new_game(seed=1)))  # a game
+    found, _ = nf.play_module(failing_rules, failing_backend, 2, 3, 3, 0, 60, nf.Tally(), starting=0)
+    assert found is not None and found.kind == "native dealt where Python raised" and found.probe == 0
 
 
 def test_a_probe_that_crashes_the_loader_is_a_difference_and_the_others_play_on(

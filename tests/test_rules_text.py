@@ -324,7 +324,8 @@ def test_every_builtin_of_the_compiler_has_words(speaker: Speaker) -> None:
              "count": "count([n])", "all": "all([true])", "any": "any([true])", "abs": "abs(n)",
              "pairs": "all(a.rank == b.rank for a, b in pairs(cards))", "of": "of(hand, n)",
              "legal_moves": "legal_moves()", "range": "range(n)", "covered": "covered(src)",
-             "subsets": "count(s for s in subsets(cards(src), 2) if size(s) == n)"}
+             "subsets": "count(s for s in subsets(cards(src), 2) if size(s) == n)", "sorted": "sorted([n, 1])",
+             "unique": "unique(cards(src))", "index": "index(cards(src), card)"}
     assert set(calls) == set(_BUILTIN_NAMES)
     for name, text in calls.items():
         words = say(speaker, text)

@@ -71,6 +71,7 @@ MADE_BY: list[tuple[str, str]] = [
     ("min(card.tags)", "best_of"),
     ("max(score, 2)", "best"),
     ("count(cards(stock))", "list_count"),
+    ("sorted([2, 1])", "sorted"), ("unique(cards(stock))", "unique"), ("index(cards(stock), top(stock))", "index_of"),
     ("sum(card.tags)", "list_fold"),
     ("sum(c.rank for c in cards(stock) if c.face_up)", "comprehension"),
     ("sum(c.rank for c in cards(stock))", "iterate"),

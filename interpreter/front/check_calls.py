@@ -15,7 +15,7 @@ from .typed import Typed
 _FOLDED_RANGE = 1_000  # a range of constants up to this long is computed at load
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of", "legal_moves", "range", "covered", "subsets")
+                  "abs", "pairs", "of", "legal_moves", "range", "covered", "subsets", "sorted", "unique", "index")
 
 
 class _CallChecker:
@@ -122,6 +122,23 @@ class _CallChecker:
             best = min if func == "min" else max
             return self._fold("best", func, INT, parts, lambda v: best(v), node,
                               total=not any(p.none for p in parts))
+        if func == "sorted":  # numbers or strings; cards have no order
+            arity(1)
+            arg = self.check(args[0], (LIST, CARDS, PILES))
+            if arg.type != LIST:
+                raise CompileError("cards and piles have no order: sort numbers, as sorted(c.rank for c in ...)",
+                                   node.pos)
+            return Typed("sorted", LIST, node, (arg,))
+        if func == "unique":
+            arity(1)
+            arg = self.check(args[0], (LIST, CARDS, PILES))
+            return Typed("unique", arg.type if arg.type in (CARDS, PILES) else LIST, node, (arg,), total=arg.total,
+                         none=False)
+        if func == "index":  # where an item first is: a card among cards, a pile among piles
+            arity(2)
+            items = self.check(args[0], (LIST, CARDS, PILES))
+            item = self.check(args[1], {CARDS: (CARD,), PILES: (PILE,)}.get(items.type))
+            return Typed("index_of", INT, node, (items, item), total=items.total and item.total)
         if func in ("sum", "count", "all", "any"):
             arity(1)
             arg = self.check(args[0], (LIST, CARDS, PILES) if func == "count" else (LIST,))

@@ -16,6 +16,8 @@ earlier than the expression says (hoisted into an outer loop, or out of the guar
 
 from __future__ import annotations
 
+import dataclasses
+
 import operator
 from typing import Any, Callable
 
@@ -228,9 +230,16 @@ class Checker(_CallChecker):
                      and all(b is None or b.total and not b.none for b in bounds))
 
     def _comprehension(self, node: Comprehension) -> Typed:
+        if node.func in ("sorted", "unique"):  # the list built, then sorted (or without repeats)
+            listed = self._comprehension(dataclasses.replace(node, func="list"))
+            if node.func == "sorted" and listed.type != LIST:
+                raise CompileError("cards and piles have no order: sort numbers, as sorted(c.rank for c in ...)",
+                                   node.pos)
+            return Typed(node.func, listed.type, node, (listed,), total=node.func == "unique" and listed.total,
+                         none=False)
         if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax"):
             raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max, "
-                               f"argmin, argmax or list", node.pos)
+                               f"argmin, argmax, list, sorted or unique", node.pos)
         iterable = self.check(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY, SUBSETS, SUBSETS_ANY))
         iterable = Typed("iterate", iterable.type, node.iterable, (iterable,))  # each step counts (limits.MAX_STEPS)
         if iterable.type in (PAIRS, PAIRS_ANY):

@@ -239,6 +239,15 @@ class PythonEmitter:
     def _list_count(self, typed: Typed) -> str:
         return f"len({self.emit(typed.args[0])})"
 
+    def _sorted(self, typed: Typed) -> str:
+        return f"sorted_list(charge(want_list({self.emit(typed.args[0])})))"
+
+    def _unique(self, typed: Typed) -> str:
+        return f"unique_items(charge(want_list({self.emit(typed.args[0])})))"
+
+    def _index_of(self, typed: Typed) -> str:
+        return f"index_of(charge(want_list({self.emit(typed.args[0])})), {self.emit(typed.args[1])})"
+
     def _list_fold(self, typed: Typed) -> str:
         check = "want_ints" if typed.info == "sum" else "want_bools"  # the items of an untyped list
         return f"{typed.info}({check}({self.emit(typed.args[0])}))"
@@ -322,6 +331,7 @@ _WRITERS: dict[str, Callable[[PythonEmitter, Typed], str]] = {
     "abs": PythonEmitter._abs,
     "range": PythonEmitter._range, "best_of": PythonEmitter._best_of, "best": PythonEmitter._best,
     "list_count": PythonEmitter._list_count, "list_fold": PythonEmitter._list_fold,
+    "sorted": PythonEmitter._sorted, "unique": PythonEmitter._unique, "index_of": PythonEmitter._index_of,
     "comprehension": PythonEmitter._comprehension, "iterate": PythonEmitter._iterate, "and": PythonEmitter._logic,
     "or": PythonEmitter._logic, "arith": PythonEmitter._arith, "join": PythonEmitter._join, "compare": PythonEmitter._compare,
     "in": PythonEmitter._in, "container": PythonEmitter._container, "not": PythonEmitter._not,

@@ -146,6 +146,37 @@ def end_item(items: Any, end: int) -> Any:
     return items[end] if items else None
 
 
+def sorted_list(values: Any) -> list[Any]:
+    """`sorted(xs)`: a new list of the items in increasing order: numbers, or strings as Python
+    orders them (truth values, `none` and a mix of kinds have no order)."""
+    items = list(want_list(values))
+    kinds = {type(item) for item in items}
+    if not (kinds <= {int} or kinds <= {str}):
+        shown = sorted("none" if k is type(None) else "truth values" if k is bool else "numbers" if k is int
+                       else "strings" if k is str else "lists" for k in kinds)
+        raise ValueCheckError(f"sorted() orders numbers or strings, not {' and '.join(shown)}")
+    return sorted(items)
+
+
+def unique_items(values: Any) -> list[Any]:
+    """`unique(xs)`: a new list of the items without repeats (equal as `==` says), each where it
+    first is."""
+    kept: list[Any] = []
+    for item in want_list(values):
+        if item not in kept:  # (as `in` compares)
+            kept.append(item)
+    return kept
+
+
+def index_of(values: Any, item: Any) -> int | None:
+    """`index(xs, x)`: where `x` first is among the items (from 0, equal as `==` says), `none` where
+    it is not."""
+    for i, other in enumerate(want_list(values)):
+        if other == item:
+            return i
+    return None
+
+
 def want_ints(values: Any) -> Any:
     for value in want_list(values):
         want_int(value)
@@ -235,6 +266,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item, "join": join,
+    "sorted_list": sorted_list, "unique_items": unique_items, "index_of": index_of,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
     **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
 }

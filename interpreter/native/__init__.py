@@ -12,10 +12,10 @@ every seat plays at once; `solver` drives the compiled search. The public names 
 
 from .backend import Native, native_available, native_backend
 from .cache import cache_dir
-from .compare import Mismatch, compare, compare_ending, compare_listing, compare_position
+from .compare import Mismatch, compare, compare_deal, compare_ending, compare_listing, compare_position
 from .game import NativeGame
 from .module import lower
 from .values import NativeStop, Unsupported
 
-__all__ = ["Mismatch", "Native", "NativeGame", "NativeStop", "Unsupported", "cache_dir", "compare", "compare_ending",
-           "compare_listing", "compare_position", "lower", "native_available", "native_backend"]
+__all__ = ["Mismatch", "Native", "NativeGame", "NativeStop", "Unsupported", "cache_dir", "compare", "compare_deal",
+           "compare_ending", "compare_listing", "compare_position", "lower", "native_available", "native_backend"]

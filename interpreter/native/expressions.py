@@ -238,6 +238,40 @@ class _Emitter(_Lists):
             raise self.no(f"{func}() of {arg.type}")
         return _int(f"list_best({arg.code}, {func == 'max'})", maybe_none=True)
 
+    def _sorted(self, typed: Typed, env: Env) -> _Val:
+        """sorted() of a list of numbers or strings (the strings by Python's order): a new array."""
+        arg = self._items(self.lower(typed.args[0], env))
+        if arg.type == "int_list":
+            return _Val("int_list", f"sort_ints({arg.code})", container="list")
+        if arg.type == "str_list":
+            self.orders_strings = True
+            return _Val("str_list", f"sort_strings({arg.code}, STR_RANK)", container="list")
+        raise self.no(f"sorted() of {arg.type}")
+
+    def _unique(self, typed: Typed, env: Env) -> _Val:
+        """unique() of a list, cards or piles: a new array of the items without repeats."""
+        arg = self._items(self.lower(typed.args[0], env))
+        if arg.type == "cards":
+            items = f"unique_of({array_of(arg)})"
+            return _Val("cards", arr=items, lo="0", hi=f"len({items})", container="list")
+        if arg.type == "piles" or arg.type in LISTS:
+            return _Val(arg.type, f"unique_of({arg.code})", container="list")
+        raise self.no(f"unique() of {arg.type}")
+
+    def _index_of(self, typed: Typed, env: Env) -> _Val:
+        """index() of an item among a list's, cards or piles: where it first is, none where it is not."""
+        items = self._items(self.lower(typed.args[0], env))
+        item = self.lower(typed.args[1], env)
+        if items.type not in ITEMS:
+            raise self.no(f"index() of {items.type}")
+        kind = ITEMS[items.type]
+        if item.type == "none":
+            item = self.as_type(item, kind)
+        if item.type != kind:  # (a value of another kind is never equal: none, as Python finds)
+            raise self.no(f"index() of a {item.type} among {items.type}")
+        code = f"(1 if {item.code} else 0)" if kind == "bool" else item.code
+        return _int(f"index_in({array_of(items)}, {code})", maybe_none=True)
+
     def _list_fold(self, typed: Typed, env: Env) -> _Val:
         arg = self.lower(typed.args[0], env)
         if typed.info != "sum" or arg.type != "int_list":
@@ -412,6 +446,7 @@ _LOWER: dict[str, Callable[[_Emitter, Typed, Env], _Val]] = {
     "cards": _Emitter._cards, "run": _Emitter._cards, "legal_moves": _Emitter._legal_moves,
     "pairs": _Emitter._walked, "subsets": _Emitter._walked, "abs": _Emitter._abs, "range": _Emitter._range,
     "best_of": _Emitter._best_of, "best": _Emitter._best, "list_count": _Emitter._list_count,
+    "sorted": _Emitter._sorted, "unique": _Emitter._unique, "index_of": _Emitter._index_of,
     "list_fold": _Emitter._list_fold, "comprehension": _Emitter._comprehension, "and": _Emitter._logic,
     "or": _Emitter._logic, "arith": _Emitter._arith, "join": _Emitter._join, "compare": _Emitter._compare, "in": _Emitter._in,
     "not": _Emitter._not, "neg": _Emitter._neg, "ternary": _Emitter._ternary, "list": _Emitter._list,

@@ -255,6 +255,53 @@ def at(xs, i):
 
 
 @njit(cache=True)
+def sort_ints(xs):
+    """`sorted(xs)` of numbers: a new array, in increasing order; none among them stops (Python
+    cannot order it)."""
+    for i in range(len(xs)):
+        ck(xs[i])
+    return np.sort(xs)
+
+
+@njit(cache=True)
+def sort_strings(xs, rank):
+    """`sorted(xs)` of strings (their ids): a new array, in the order `rank` gives each id (STR_RANK:
+    Python's order of the strings); none among them stops."""
+    keys = np.empty(len(xs), dtype=np.int64)
+    for i in range(len(xs)):
+        if xs[i] < 0:
+            raise Stop("ordering none")
+        keys[i] = rank[xs[i]]
+    return xs[np.argsort(keys, kind="mergesort")]
+
+
+@njit(cache=True)
+def unique_of(xs):
+    """`unique(xs)`: a new array of the items without repeats, each where it first is."""
+    out = np.empty(len(xs), dtype=np.int64)
+    n = 0
+    for i in range(len(xs)):
+        seen = False
+        for j in range(n):
+            if out[j] == xs[i]:
+                seen = True
+                break
+        if not seen:
+            out[n] = xs[i]
+            n += 1
+    return out[:n].copy()
+
+
+@njit(cache=True)
+def index_in(xs, x):
+    """`index(xs, x)`: where x first is among the items (from 0), none (NO_INT) where it is not."""
+    for i in range(len(xs)):
+        if xs[i] == x:
+            return i
+    return NO_INT
+
+
+@njit(cache=True)
 def seat_of(M, seat):
     """A seat used as an index (`of(x, seat)`, a per-player variable's slot): one of the game's
     M[12] seats, else compiled code stops (Python reports it)."""

@@ -76,6 +76,10 @@ class Speaker(SpeakerBase):
                     f"{'least' if func == 'argmin' else 'greatest'} {inner.say(element, top=False)} (the first on a tie)")
         elif func == "list":
             text = f"the list of {inner.say(element, top=False)} for {over}{where}"
+        elif func == "sorted":
+            text = f"the list of {inner.say(element, top=False)} for {over}{where}, in increasing order"
+        elif func == "unique":
+            text = f"the list of {inner.say(element, top=False)} for {over}{where}, without repeats"
         else:  # pragma: no cover - the compiler allows no other
             text = f"`{show(node)}`"
         return self._not(text, neg)
@@ -123,6 +127,12 @@ class Speaker(SpeakerBase):
             return f"{'no' if neg else 'some'} item of {one} is true"
         if func == "abs" and len(args) == 1:
             return self._not(f"the absolute value of {one}", neg)
+        if func == "sorted" and len(args) == 1:
+            return self._not(f"the items of {one} in increasing order", neg)
+        if func == "unique" and len(args) == 1:
+            return self._not(f"the items of {one} without repeats", neg)
+        if func == "index" and len(args) == 2:
+            return self._not(f"the place of {said[1]} in {one} (from 0; none if it is not there)", neg)
         if func == "range" and args:
             if all(isinstance(a, Const) and type(a.value) is int for a in args):
                 values = [a.value for a in args]  # type: ignore[attr-defined]

@@ -74,8 +74,10 @@ class SpeakerBase:
                 return "cards"
             if node.func in ("top", "bottom"):
                 return "card"
-            if node.func in ("size", "count", "sum", "abs"):
+            if node.func in ("size", "count", "sum", "abs", "index"):
                 return "number"
+            if node.func in ("sorted", "unique") and node.args:
+                return self.kind(node.args[0])
             if node.func == "range":
                 return "numbers"
             if node.func == "of" and node.args and isinstance(node.args[0], Name) \
@@ -87,7 +89,7 @@ class SpeakerBase:
         if isinstance(node, Slice):
             obj = self.kind(node.obj)
             return "cards" if obj == "pile" else obj
-        if isinstance(node, Comprehension) and node.func == "list":
+        if isinstance(node, Comprehension) and node.func in ("list", "sorted", "unique"):
             element = self.with_names(self._loop_names(node.names, node.iterable)).kind(node.element)
             return {"pile": "piles", "card": "cards"}.get(element, "list")
         if isinstance(node, Comprehension) and node.func in ("argmin", "argmax"):
