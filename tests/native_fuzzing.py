@@ -482,10 +482,12 @@ SLOTS = {
     "sort": INT,           # a `sort` effect's key (`card` bound), over a pile of the row (descending every other one)
     "with_int": INT, "with_card": CARD,  # a `with` effect's value (`z`), read by the effect it runs
     "start": INT,          # `on_start`'s `set: {ri: ...}`, worked out at the deal of three seats (native/deal.py)
+    "random": ILIST,       # `random: {ri: ...}`: a number drawn by chance from the list
 }
 SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "set_card": 1, "add": 2,
                 "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1,
-                "with_int": 1, "with_card": 1, "start": 1}
+                "with_int": 1, "with_card": 1, "start": 1,
+                "random": 1}
 MOVE_SCOPE = {"src": PILE, "dst": PILE, "card": CARD, "cards": CARDS, "n": INT, "player": INT, "move": STR}
 WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "set_card": "rk", "add": "ri",
           "add_seat": "b"}
@@ -514,7 +516,7 @@ def scope_of(slot: str) -> dict[str, str]:
         return {"player": INT, "move": STR}
     if slot == "sort":
         return {"card": CARD, "player": INT, "move": STR}
-    if slot.startswith(("set", "add", "with")) or slot in ("when", "select", "while"):
+    if slot.startswith(("set", "add", "with")) or slot in ("when", "select", "while", "random"):
         return {"player": INT, "move": STR}
     return {"player": INT}
 
@@ -640,6 +642,10 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
             lines.append(f"    do: [{{with: {{z: {quoted(text)}}}, do: [{{set: {{{'ri' if p.slot == 'with_int' else 'rk'}: z}}}}]}}]")
         elif p.slot == "start":
             starts.append((i, text))
+        elif p.slot == "random":
+            lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
+            where[len(lines) + 1] = i
+            lines.append(f"    do: [{{random: {{ri: {quoted(text)}}}}}]")
         elif p.slot == "sort":
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i

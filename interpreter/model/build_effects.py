@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, PILES, Scope
+from ..front.compiler import BOOL, CARD, CARDS, INT, LIST, PILE, PILES, Scope
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
 from ..base.limits import INT_MAX, INT_MIN, MAX_WHILE_PASSES
 from ..front.parser import Loop, ParseError, parse_loop, parse_signature
@@ -15,6 +15,21 @@ from .build_tables import _TablesBuilder
 from .closures import _a_seat_of
 from .effects import AssignEffect, EndEffect, ForEffect, IfEffect, MoveEffect, TurnEffect, WithEffect
 from .rules import Effect, Zone
+
+
+def _drawn(items: Any, type_: str, where: SourcePos | None) -> Any:
+    """An evaluator of one item of the list `items` gives, drawn by chance (`random`): the game's
+    next draw, alike likely each place in the list; of the variable's type (`type_`)."""
+    def draw(S: Any, env: dict[str, Any]) -> Any:
+        listed = items(S, env)
+        if not isinstance(listed, (list, tuple)) or not listed:
+            raise RulesetRuntimeError(f"random: no items to draw from ({listed!r})", where)
+        value = listed[S.chance_index(len(listed))]
+        if type_ == INT and (type(value) is not int) or type_ == BOOL and type(value) is not bool:
+            raise RulesetRuntimeError(f"random: drew {value!r}, not a {'number' if type_ == INT else 'truth value'}",
+                                      where)
+        return value
+    return draw
 
 
 class _EffectsBuilder(_TablesBuilder):
@@ -40,8 +55,11 @@ class _EffectsBuilder(_TablesBuilder):
             if card in self.inline:
                 self.inline[turn] = TurnEffect(self.inline[card], face)
             return turn
-        if kind in ("set", "add"):
+        if kind in ("set", "add", "random"):
             steps = []
+            drawing = kind == "random"  # each value drawn by chance from a list of them
+            if drawing and path[0] in ("moves", "triggers") and self.rules.shuffles_in_play is None:
+                self.rules.shuffles_in_play = self.doc.pos(path)
             for var, _ in spec[kind].items():
                 if var not in self.rules.variables and var not in self.scope.variables:
                     raise RulesetError(unknown("variable", var, self.scope.variables),
@@ -50,11 +68,14 @@ class _EffectsBuilder(_TablesBuilder):
                 if kind == "add" and type_ not in (INT, "any"):
                     raise RulesetError(f"'add' needs a number variable; '{var}' holds a truth value",
                                        self.doc.pos(path + (kind, var), key=True))
-                expect = (INT,) if kind == "add" or type_ == INT else (BOOL,) if type_ == BOOL else None
+                expect = (LIST, CARDS, PILES) if drawing else (INT,) if kind == "add" or type_ == INT else \
+                    (BOOL,) if type_ == BOOL else None
                 # whose value: 0 the game's, 1 the seat's in `player`, 2 every seat's of its team
                 per = 2 if self.rules.variables[var].per_team else 1 if per_player else 0
-                steps.append((slot, per, self.evaluator(path + (kind, var), scope, expect),
-                              self.doc.pos(path + (kind, var))))
+                evaluator = self.evaluator(path + (kind, var), scope, expect)
+                if drawing:
+                    evaluator = _drawn(evaluator, type_, self.doc.pos(path + (kind, var)))
+                steps.append((slot, per, evaluator, self.doc.pos(path + (kind, var))))
             adding = kind == "add"
             mates = self.globals.get("MATES", ())
 

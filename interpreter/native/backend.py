@@ -86,7 +86,7 @@ class Native:
         self._deal_scratch: tuple[Any, Any, Any] | None = None
         # Does compiled code draw chance (`shuffle`, a random place)? It keeps the chance seed as 64 bits
         # (M[CHANCE]): a game whose seed lies outside 0 to 2**64 - 1 is played in Python.
-        self.draws_chance = "shuffle_pile(" in source or "bury_top(" in source
+        self.draws_chance = any(f"{draw}(" in source for draw in ("shuffle_pile", "bury_top", "draw_index"))
 
     def compiled_before(self) -> bool:
         """Is this module's compiled code at hand (compiled in this process, or its Numba index

@@ -10,8 +10,9 @@ from ..base.limits import MAX_WHILE_PASSES
 from ..front.compile_types import INT
 from ..front.parser import ListLit, parse_loop
 from .listing import _ListingBuilder
+from .lists import array_of
 from .sources import _ON_PILE
-from .values import LISTS, LOOPED, _Val, _int
+from .values import ITEMS, LISTS, LOOPED, _Val, _int
 
 
 class _EffectsBuilder(_ListingBuilder):
@@ -40,11 +41,14 @@ class _EffectsBuilder(_ListingBuilder):
             if self.rules.tracks_knowledge:  # who saw it is kept (state.State.turn)
                 return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: turn_card(C, N, U, {c}, {face})"]
             return [f"{indent}{c} = {card}", f"{indent}if {c} != NOCARD: U[{c}] = {face}"]
-        if kind in ("set", "add"):
+        if kind in ("set", "add", "random"):
             lines, stores = [], []
             for var in spec[kind]:
                 variable = self.rules.variables[var]
                 value = self.expr(self.parse(path + (kind, var)), env)
+                if kind == "random":  # an item drawn by chance: the game's next draw (M[37]), as Python draws it
+                    value, drawing = self.drawn(value, path + (kind, var), indent)
+                    lines += drawing
                 temp = self.fresh("v")
                 lines += self.stored(var, value, path + (kind, var), indent, temp, adding=kind == "add")
                 if variable.per_team:  # every seat of the acting seat's team
@@ -163,6 +167,20 @@ class _EffectsBuilder(_ListingBuilder):
             reason = self.reason_code(spec["end"].get("reason", ""))
             return [f"{indent}end(M, {result}, {reason})"]
         raise self.no(f"the effect '{kind}'", path)
+
+    def drawn(self, items: _Val, path: tuple[Any, ...], indent: str) -> tuple[_Val, list[str]]:
+        """`random`: the item of a list drawn by chance (the code that draws it, then its value)."""
+        items = self._items(items)
+        if items.type not in ITEMS:
+            raise self.no(f"random of {items.type}", path)
+        listed, i = self.fresh("items"), self.fresh("i")
+        lines = [f"{indent}{listed} = {array_of(items)}",
+                 f"{indent}if len({listed}) == 0: raise Stop('random of no items')",
+                 f"{indent}{i} = draw_index(M, len({listed}))"]
+        kind = ITEMS[items.type]
+        if kind == "bool":
+            return _Val("bool", f"({listed}[{i}] != 0)"), lines
+        return _Val(kind, f"{listed}[{i}]", maybe_none=kind == "int"), lines
 
     def stored(self, var: str, value: _Val, path: tuple[Any, ...], indent: str, target: str,
                adding: bool = False) -> list[str]:

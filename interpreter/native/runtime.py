@@ -560,6 +560,21 @@ def chance_place(chance: int, draw: int, rest: int) -> int:
     return _draw(chance, draw).randint(0, int(rest))
 
 
+def chance_index(chance: int, draw: int, n: int) -> int:
+    """The place among n that the game's `draw`-th draw of chance picks (engine.State.chance_index)."""
+    return _draw(chance, draw).randrange(int(n))
+
+
+@njit(cache=True)
+def draw_index(M, n):
+    """`random`: a place among n, alike likely each, as the Python backend draws it: the game's next
+    draw of chance, worked out by Python's generator."""
+    with objmode(at="int64"):
+        at = chance_index(M[36], M[37], n)
+    M[37] += 1
+    return at
+
+
 @njit(cache=True)
 def bury_top(C, N, M, pile, n):
     """Put the top n cards of a pile, together and in their order, under any number of the others,

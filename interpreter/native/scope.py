@@ -175,9 +175,10 @@ class _Scope:
                     continue
                 inner = self._named_in(spec, path + (i,), env)
                 for key, sub in spec.items():
-                    if key == "set" and isinstance(sub, dict) and name in sub:
+                    if key in ("set", "random") and isinstance(sub, dict) and name in sub:
                         try:
-                            found.append(self.expr(self.parse(path + (i, "set", name)), env).type)
+                            kind = self.expr(self.parse(path + (i, key, name)), env).type
+                            found.append(kind if key == "set" else {"cards": "card", **LOOPED}.get(kind, "?"))
                         except Unsupported:
                             found.append("?")
                     elif key in ("then", "else", "do"):

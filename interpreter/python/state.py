@@ -198,6 +198,10 @@ class State:
         at = self._draw().randint(0, len(rest))
         self._rearrange(pile, rest[:at] + packet + rest[at:], packet)
 
+    def chance_index(self, n: int) -> int:
+        """A place among `n` (`random`), alike likely each: the game's next draw of chance."""
+        return self._draw().randrange(n)
+
     def _draw(self) -> random.Random:
         """The game's next draw of chance after the deal (a shuffle, a random place): it depends only
         on the `chance` seed and on how many draws came before it."""

@@ -64,6 +64,11 @@ class EffectsDescriber(DescriberBase):
                      f"{speaker.say(simplify(self.parsed(here + (k,), v), self.book), top=False)}"
                      for k, v in body.items()]
             out.item(f"Set {_join(parts)}.", level)
+        elif verb == "random":
+            parts = [f"{self.words(here + (k,), k, speaker)} to one item of "
+                     f"{speaker.say(simplify(self.parsed(here + (k,), v), self.book), top=False)}"
+                     for k, v in body.items()]
+            out.item(f"Set {_join(parts)}, drawn by chance (each item alike likely).", level)
         elif verb == "add":
             parts = []
             for key, value in body.items():
