@@ -89,6 +89,20 @@ def test_subsets_are_walked_never_kept_or_compared(tmp_path: Path, expression: s
         load_ruleset(path)
 
 
+@pytest.mark.parametrize("bounds", ["0, index([1], 2)", "index([1], 2), 3", "index([1], 2)"])
+def test_a_bound_that_is_none_is_an_error_in_both_backends(tmp_path: Path, bounds: str) -> None:
+    # (Python once read a high bound of none as "no bound", where compiled code stops: found by the
+    # native fuzzer, the none given by index() of an item not in the list)
+    from cardrules.native import NativeStop, native_backend
+
+    path, _ = draw_when(tmp_path, f"count(s for s in subsets(cards(hand), {bounds})) >= 0")
+    rules = load_ruleset(path)
+    with pytest.raises(RulesetRuntimeError, match="a number was expected, got none"):
+        rules.new_game(seed=1).legal_moves()
+    with pytest.raises(NativeStop):
+        native_backend(rules).deal(1)  # (the moves are listed at the deal: there, compiled code stops)
+
+
 def test_compiled_code_walks_at_most_ten_thousand_sets_and_leaves_more_to_python(tmp_path: Path) -> None:
     # 44 cards in the stock: 150,975 sets of one to four, within Python's step limit, past the
     # native backend's bound, where compiled code stops and the Python backend plays

@@ -52,15 +52,16 @@ def open_seat(browser: Any, base: str, table: WebTable, seat: int | None) -> tup
 
 
 def wait_version(page: Page, table: WebTable) -> None:
-    """Until the page has drawn the table's current view."""
-    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=table.version, timeout=10_000)
+    """Until the page has drawn the table's current view (within 30 s: the suite's other workers
+    may hold both cores while the bots move and the page draws)."""
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=table.version, timeout=30_000)
 
 
 def changing(page: Page, table: WebTable, act: Any) -> None:
     """Do `act` and wait until the table has changed and the page has drawn the change."""
     before = table.version
     act()
-    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=10_000)
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=30_000)
     wait_version(page, table)
 
 

@@ -51,6 +51,9 @@ def pairs(items: Any) -> list[tuple[Any, Any]]:
     return list(zip(items, items[1:]))
 
 
+_EVERY_SIZE = object()  # `subsets(items)`: no bound on the sets' size given
+
+
 class Subsets:
     """`subsets(items, low, high)`: every set of `low` to `high` of the items (both counted), each a
     list of them in their order, sets of fewer items first and, among sets of one size, as
@@ -60,10 +63,11 @@ class Subsets:
 
     __slots__ = ("items", "sizes", "count")
 
-    def __init__(self, items: Any, low: Any = 0, high: Any = None) -> None:
+    def __init__(self, items: Any, low: Any = 0, high: Any = _EVERY_SIZE) -> None:
         self.items = items
         low = max(want_int(low), 0)
-        high = len(items) if high is None else min(want_int(high), len(items))
+        # (a bound that is `none` is an error, as in compiled code: not "no bound")
+        high = len(items) if high is _EVERY_SIZE else min(want_int(high), len(items))
         self.sizes = range(low, high + 1)
         count = 0
         for k in self.sizes:

@@ -37,11 +37,6 @@ class _CannotInline(Exception):
     pass
 
 
-# The bindings a move's apply function has as locals (the names its expressions may read).
-MOVE_LOCALS = frozenset({"b_src", "b_dst", "b_n", "b_cards", "b_card", "b_player", "b_move", "b_target",
-                         "b_choice"})
-
-
 def _fail(exprs: list[tuple[str, SourcePos | None, list[Span]]]) -> Callable[[Exception, int], RulesetRuntimeError]:
     from ..model.closures import runtime_error
 
