@@ -111,6 +111,8 @@ end:
     ("{x: 'range(2000)'}", "must be known when the ruleset loads"),
     ("{x: [" + ", ".join(str(i) for i in range(1001)) + "]}", "more than 1,000 values"),
     ("{x: 'range(40)', y: 'range(30)'}", "1,200 combinations of values, more than 1,000"),
+    # (counted, not made: a billion combinations are refused at once)
+    ("{x: 'range(1000)', y: 'range(1000)', z: 'range(1000)'}", "1,000,000,000 combinations of values"),
     ("{x: [1], v: [2]}", "'v' is already a name here"),
 ])
 def test_a_bad_choose_is_an_error_at_its_place(tmp_path: Path, choose: str, fragment: str) -> None:

@@ -1,4 +1,4 @@
-"""Stage 1c: named effects (`effects:` blocks with parameters) written out at their calls.
+"""Stage 2b: named effects (`effects:` blocks with parameters) written out at their calls.
 
 A ruleset's top-level `effects` section names effect lists with parameters, as `functions`
 names expressions: `"take_trick(seat)": [...]`. An effect `- call: "take_trick(winner())"`
@@ -14,7 +14,7 @@ for each value), so errors point where the designer wrote the cause. Calls insid
 written out first; a block that calls itself, directly or through others, is an error, as are
 calls nested more than `MAX_INLINE_DEPTH` deep and a document grown past `MAX_YAML_VALUES`.
 What a block may read (its parameters, not the call's names) is checked where the ruleset is
-built (model/build_tables.py), once per block.
+built (model/build_effects.py, `_named_effects`), once per block.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ earlier than the expression says (hoisted into an outer loop, or out of the guar
 from __future__ import annotations
 
 import dataclasses
-
 import operator
 from typing import Any, Callable
 

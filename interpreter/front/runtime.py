@@ -162,14 +162,21 @@ def sorted_list(values: Any) -> list[Any]:
     return sorted(items)
 
 
+def _equal_key(value: Any) -> Any:
+    """A key that two values share exactly where `==` finds them equal (a list written out, a
+    tuple, is never equal to one built, a list), so that repeats are found by hashing."""
+    if type(value) in (list, tuple):
+        return type(value), tuple(_equal_key(item) for item in value)
+    return value
+
+
 def unique_items(values: Any) -> list[Any]:
     """`unique(xs)`: a new list of the items without repeats (equal as `==` says), each where it
-    first is."""
-    kept: list[Any] = []
+    first is; in time that grows with the items, not their square."""
+    kept: dict[Any, Any] = {}
     for item in want_list(values):
-        if item not in kept:  # (as `in` compares)
-            kept.append(item)
-    return kept
+        kept.setdefault(_equal_key(item), item)
+    return list(kept.values())
 
 
 def index_of(values: Any, item: Any) -> int | None:

@@ -246,11 +246,11 @@ class _Builder(_EffectsBuilder):
             names.append(name)
             seats.append(given == "seats")
             lists.append(tuple(range(self.rules.max_players)) if given == "seats" else self._choice_values(where, given))
-        combinations = tuple(itertools.product(*lists))
-        if len(combinations) > MAX_CHOICES:
-            raise RulesetError(f"choose: {len(combinations):,} combinations of values, more than {MAX_CHOICES:,}",
+        count = math.prod(len(values) for values in lists)  # (counted before any is made)
+        if count > MAX_CHOICES:
+            raise RulesetError(f"choose: {count:,} combinations of values, more than {MAX_CHOICES:,}",
                                self.doc.pos(path + ("choose",)))
-        return tuple(names), tuple(seats), combinations
+        return tuple(names), tuple(seats), tuple(itertools.product(*lists))
 
     def _choice_values(self, where: PathKey, given: Any) -> tuple[Any, ...]:
         """The values one name of `choose` may take, as written at `where`."""

@@ -277,19 +277,14 @@ def sort_strings(xs, rank):
 
 @njit(cache=True)
 def unique_of(xs):
-    """`unique(xs)`: a new array of the items without repeats, each where it first is."""
-    out = np.empty(len(xs), dtype=np.int64)
-    n = 0
-    for i in range(len(xs)):
-        seen = False
-        for j in range(n):
-            if out[j] == xs[i]:
-                seen = True
-                break
-        if not seen:
-            out[n] = xs[i]
-            n += 1
-    return out[:n].copy()
+    """`unique(xs)`: a new array of the items without repeats, each where it first is (found by a
+    stable sort, so among equal items the first comes first)."""
+    order = np.argsort(xs, kind="mergesort")
+    first = np.zeros(len(xs), dtype=np.bool_)
+    for k in range(len(xs)):
+        if k == 0 or xs[order[k]] != xs[order[k - 1]]:
+            first[order[k]] = True
+    return xs[first]
 
 
 @njit(cache=True)

@@ -59,16 +59,13 @@ class EffectsDescriber(DescriberBase):
             self.move_effect(here, body or {}, speaker, level)
         elif verb in ("turn_up", "turn_down"):
             out.item(f"Turn {self.words(here, body, speaker)} face {'up' if verb == 'turn_up' else 'down'}.", level)
-        elif verb == "set":
-            parts = [f"{self.words(here + (k,), k, speaker)} to "
+        elif verb in ("set", "random"):  # (random: each value one item of a list, drawn by chance)
+            of = "one item of " if verb == "random" else ""
+            parts = [f"{self.words(here + (k,), k, speaker)} to {of}"
                      f"{speaker.say(simplify(self.parsed(here + (k,), v), self.book), top=False)}"
                      for k, v in body.items()]
-            out.item(f"Set {_join(parts)}.", level)
-        elif verb == "random":
-            parts = [f"{self.words(here + (k,), k, speaker)} to one item of "
-                     f"{speaker.say(simplify(self.parsed(here + (k,), v), self.book), top=False)}"
-                     for k, v in body.items()]
-            out.item(f"Set {_join(parts)}, drawn by chance (each item alike likely).", level)
+            drawn = ", drawn by chance (each item alike likely)" if verb == "random" else ""
+            out.item(f"Set {_join(parts)}{drawn}.", level)
         elif verb == "add":
             parts = []
             for key, value in body.items():

@@ -14,6 +14,10 @@ from .speaker_base import INLINE_BUDGET, INLINE_DEPTH, INLINE_NODES, SpeakerBase
 from .vocabulary import Term, _join, possessive
 
 
+# The comprehensions that build a list, and how the list is then said to be kept.
+_LISTED_AS = {"list": "", "sorted": ", in increasing order", "unique": ", without repeats"}
+
+
 class Speaker(SpeakerBase):
     """Speaks expression trees in English, with the names of one context (`names`)."""
 
@@ -74,12 +78,8 @@ class Speaker(SpeakerBase):
         elif func in ("argmin", "argmax"):
             text = (f"the {names} in {self.say(node.iterable, top=False)}{where} with the "
                     f"{'least' if func == 'argmin' else 'greatest'} {inner.say(element, top=False)} (the first on a tie)")
-        elif func == "list":
-            text = f"the list of {inner.say(element, top=False)} for {over}{where}"
-        elif func == "sorted":
-            text = f"the list of {inner.say(element, top=False)} for {over}{where}, in increasing order"
-        elif func == "unique":
-            text = f"the list of {inner.say(element, top=False)} for {over}{where}, without repeats"
+        elif func in _LISTED_AS:
+            text = f"the list of {inner.say(element, top=False)} for {over}{where}{_LISTED_AS[func]}"
         else:  # pragma: no cover - the compiler allows no other
             text = f"`{show(node)}`"
         return self._not(text, neg)
