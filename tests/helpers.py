@@ -111,3 +111,14 @@ def openspiel_suit_rank(game: Any, card: int) -> tuple[int, int]:
     """A standard-52 card's suit (0-3) and rank (0-12) in OpenSpiel's spades and hearts."""
     attributes = game.rules.deck.cards[card]
     return OPENSPIEL_SUITS.index(attributes["suit"][0].upper()), (attributes["rank"] - 2) % 13
+
+
+def load_error(path: Path, **options: object) -> Any:
+    """The `RulesetError` loading `path` (with `options`) raises."""
+    import pytest
+
+    from cardrules import RulesetError, load_ruleset
+
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path, options=options or None)
+    return info.value

@@ -308,6 +308,7 @@ class ExpressionGenerator:
             (2, lambda: Node(INT, f"{rng.choice(['min', 'max', 'sum'])}({{0}})", (self.built(INT, d),))),
             (2, lambda: Node(INT, "size({0})", (e(rng.choice([PILE, PILES, CARDS, ILIST, SLIST, BLIST]), d),))),
             (3, lambda: Node(INT, f"{{0}}.{rng.choice(['rank', 'big', 'big'])}", (e(CARD, d),))),
+            (1, lambda: Node(INT, "{0}.mk", (e(CARD, d),))),  # a mark (per-card variable)
             (1, lambda: Node(INT, f"{{0}}.{rng.choice(['index', 'owner'])}", (e(PILE, d),))),
             (2, lambda: Node(INT, "of(b, {0})", (self.seat(d),))),
             (3, lambda: self.comprehension(rng.choice(["sum", "count", "min", "max"]), INT, d)),
@@ -350,6 +351,7 @@ class ExpressionGenerator:
         rng, e = self.rng, self.expr
         table: list[tuple[float, Callable[[], Node]]] = [
             (3, lambda: Node(STR, "{0}.name", (e(CARD, d),))),
+            (1, lambda: Node(STR, "{0}.ms", (e(CARD, d),))),  # a mark (per-card variable)
             (1, lambda: Node(STR, "{0}.zone", (e(PILE, d),))),
             (2, lambda: Node(STR, "({0} if {1} else {2})", (e(STR, d), e(BOOL, d), e(STR, d)))),
             (2, lambda: Node(STR, "{0}[{1}]", (self.built(STR, d), e(INT, d)))),
@@ -483,11 +485,12 @@ SLOTS = {
     "with_int": INT, "with_card": CARD,  # a `with` effect's value (`z`), read by the effect it runs
     "start": INT,          # `on_start`'s `set: {ri: ...}`, worked out at the deal of three seats (native/deal.py)
     "random": ILIST,       # `random: {ri: ...}`: a number drawn by chance from the list
+    "mark": INT,           # a card taken from a hand marked (`set: {mk: ...}`, a per-card variable), `card` bound
 }
 SLOT_WEIGHTS = {"when": 3, "move_when": 3, "set_int": 4, "set_bool": 2, "set_str": 1, "set_pile": 1, "set_card": 1, "add": 2,
                 "add_seat": 1, "trigger": 2, "trigger_for": 1, "end": 1, "score": 1, "select": 1, "while": 1, "sort": 1,
                 "with_int": 1, "with_card": 1, "start": 1,
-                "random": 1}
+                "random": 1, "mark": 1}
 MOVE_SCOPE = {"src": PILE, "dst": PILE, "card": CARD, "cards": CARDS, "n": INT, "player": INT, "move": STR}
 WRITES = {"set_int": "ri", "set_bool": "rb", "set_str": "rs", "set_pile": "rp", "set_card": "rk", "add": "ri",
           "add_seat": "b"}
@@ -508,7 +511,7 @@ class Probe:
 
 
 def scope_of(slot: str) -> dict[str, str]:
-    if slot == "move_when":
+    if slot in ("move_when", "mark"):
         return dict(MOVE_SCOPE)
     if slot == "trigger_for":
         return {"q": PILE, "player": INT, "move": STR}
@@ -584,6 +587,8 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
         '  rk: {initial: "none"}',
         "  hits: {initial: 0}",
         "  w: {initial: 0}",
+        "  mk: {initial: 0, per_card: true}",
+        "  ms: {initial: \"'n0'\", per_card: true}",
         "zones:",
         "  stock: {}",
         "  waste: {}",
@@ -596,7 +601,7 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
         "moves:",
         "  lay: {from: stock, to: row}",
         "  pick: {from: row, to: hand}",
-        "  drop: {from: hand, take: any, to: waste, do: [{move: {face: up}}]}",
+        "  drop: {from: hand, take: any, to: waste, do: [{set: {ms: \"card.name\"}}, {move: {face: up}}]}",
         "  back: {from: waste, take: all, to: stock, do: [{move: {flip: true}}]}",
         "  shift: {from: row, take: run, to: row}",
         f"  tune_a: {{choose: {{v: {TUNE_VALUES}}}, do: [{{set: {{a: v}}}}]}}",
@@ -642,6 +647,10 @@ def module_text(items: list[Probe]) -> tuple[str, dict[int, int]]:
             lines.append(f"    do: [{{with: {{z: {quoted(text)}}}, do: [{{set: {{{'ri' if p.slot == 'with_int' else 'rk'}: z}}}}]}}]")
         elif p.slot == "start":
             starts.append((i, text))
+        elif p.slot == "mark":
+            lines += [f"  p{i}:", "    from: hand", "    take: any", "    to: waste", f"    when: {quoted(guard)}"]
+            where[len(lines) + 1] = i
+            lines.append(f"    do: [{{set: {{mk: {quoted(text)}}}}}, {{add: {{mk: 1}}}}, {{move: {{face: up}}}}]")
         elif p.slot == "random":
             lines += [f"  p{i}:", f"    when: {quoted(guard)}"]
             where[len(lines) + 1] = i

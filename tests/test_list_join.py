@@ -89,6 +89,22 @@ def test_a_value_of_a_kind_known_in_play_that_is_not_a_list_is_an_error_there(tm
         load_ruleset(_ruleset(tmp_path, "size(held + cards(waste))", initial="3")).new_game(seed=1).scores()
 
 
+def test_a_function_adds_or_joins_its_parameters_as_the_arguments_are(tmp_path: Path) -> None:
+    # A function's body is checked alone, its parameters of no known kind: `h + up` there is `+`
+    # of two values known only in play (it was taken for numbers, and `size(...)` of it refused).
+    path = _ruleset(tmp_path, "sizes(cards(waste), cards(stock)[:2]) * 100 + both(3, 4) + held", initial="5")
+    path.write_text(path.read_text().replace("score:", 'functions: {"sizes(h, up)": "size(h + up)", '
+                                                       '"both(h, up)": "h + up"}\nscore:'))
+    rules = load_ruleset(path)
+    game = rules.new_game(seed=1)
+    assert game.scores() == [5 * 100 + 7 + 5]
+    position = native_backend(rules).start(game)
+    assert [position.score(0)] == game.scores()
+    broken = _ruleset(tmp_path, "held + held", initial="none")
+    with pytest.raises(RulesetRuntimeError, match="a number was expected, got none"):
+        load_ruleset(broken).new_game(seed=1).scores()
+
+
 def test_random_games_of_the_fixture_keep_every_card() -> None:
     rules = load_ruleset(str(STARTER))
     for seed in range(20):

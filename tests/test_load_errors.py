@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from cardrules import RulesetError, format_error, load_ruleset
+from cardrules import format_error, load_ruleset
+
+from helpers import load_error
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI = FIXTURES / "mini.yaml"
@@ -59,12 +61,6 @@ CASES: list[tuple[str, int, int, str, str]] = [
     ("function_call_types", 16, 24, "t) or", "got a card (in function 'fits')"),
     ("function_recursion", 17, 15, 'pong(x)"', "recursion is not allowed"),
 ]
-
-
-def load_error(path: Path, **options: object) -> RulesetError:
-    with pytest.raises(RulesetError) as info:
-        load_ruleset(path, options=options or None)
-    return info.value
 
 
 def test_mini_fixture_loads() -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
+from cardrules import RulesetRuntimeError, load_ruleset
 from cardrules.base.limits import MAX_INLINE_DEPTH, MAX_YAML_VALUES
 
-from helpers import pile_ids, play_both_backends
+from helpers import load_error, pile_ids, play_both_backends, replaced
 
 TRICKS = Path(__file__).parent / "fixtures" / "effects" / "tricks.yaml"
 TEXT = TRICKS.read_text()
@@ -24,16 +24,7 @@ def line_of(text: str, needle: str) -> int:
 
 
 def variant(tmp_path: Path, old: str, new: str, text: str = TEXT) -> Path:
-    assert old in text
-    path = tmp_path / "variant.yaml"
-    path.write_text(text.replace(old, new, 1))
-    return path
-
-
-def load_error(path: Path) -> RulesetError:
-    with pytest.raises(RulesetError) as caught:
-        load_ruleset(path)
-    return caught.value
+    return replaced(tmp_path, text, old, new, "variant.yaml")
 
 
 def test_the_trick_goes_to_the_seat_worked_out_before_its_cards_leave_the_trick() -> None:

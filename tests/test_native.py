@@ -595,9 +595,9 @@ def test_native_determinize_deals_the_hidden_cards_as_game_determinize(name: str
     rng = random.Random(4)
     for step in range(12):
         seat = game.current_player
-        C, N, U, M = position.C.copy(), position.N.copy(), position.U.copy(), position.M.copy()
+        C, N, U, V, M = position.C.copy(), position.N.copy(), position.U.copy(), position.V.copy(), position.M.copy()
         mt = np.array(random.Random(step).getstate()[1], dtype=np.int64)
-        backend.module.determinize(C, N, U, M, seat, mt)
+        backend.module.determinize(C, N, U, V, M, seat, mt)
         bot_rng = random.Random(step)
         trial = game.determinize(seat, bot_rng)
         assert [[int(c) for c in C[p, :N[p]]] for p in range(len(N))] == [list(p) for p in trial.state.piles]

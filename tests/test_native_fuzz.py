@@ -70,6 +70,7 @@ def test_the_generator_reaches_the_constructs_where_native_faults_were_found() -
     assert some(r".", ("set_card",)) and some(r"\brk\.(rank|big|name|face_up)")
     assert some(r"^count\(\(?(not |true|false|\w+\.face_up|\w+ (==|in) )")
     assert some(r"\((cards|run)\(\w+\) \+ ") and some(r"\((seats|range\(\d+\)|\[\]) \+ ")  # lists joined
+    assert some(r".", ("mark",)) and some(r"\.mk\b") and some(r"\.ms\b")  # marks on cards, set and read
     # every kind of expression, every slot, every built-in
     kinds = {node.kind for p in _generated() for _, node in p.expr.nodes()}
     assert kinds == set(nf.KINDS)

@@ -25,6 +25,7 @@ from cardrules.front.typed import KINDS, Typed
 SCOPE = Scope(
     bindings={"player": ("b_player", INT), "card": ("b_card", CARD), "dst": ("b_dst", PILE)},
     variables={"score": (0, INT, False), "points": (1, INT, True), "held": (5, ANY, False)},
+    card_variables={"played_at": (6, INT)},
     zones={"stock": ((0,), True, False), "waste": ((1,), True, False), "tableau": ((2, 3, 4), False, False),
            "hand": ((5, 6, 7, 8), True, True)},
     options={"draw": 3},
@@ -51,6 +52,9 @@ MADE_BY: list[tuple[str, str]] = [
     ("top(stock).face_up", "face_up"),
     ("any(c.face_up for c in cards(stock))", "face_up"),
     ("card.rank", "card_attr"),
+    ("top(stock).played_at", "card_variable"),
+    ("held + held", "plus"),
+    ("played_at + 1", "card_variable"),
     ("dst.index", "pile_attr"),
     ("held + 1", "check"),
     ("size(held)", "loose"),

@@ -137,7 +137,15 @@ def view_key(game: Game, seat: int) -> tuple[Any, ...]:
     S = game.state
     visible = game.visible
     piles = tuple(tuple(card if visible(card, p, seat) else -1 for card in pile) for p, pile in enumerate(S.piles))
-    return piles, tuple(S.vars), S.current, S.phase
+    values = list(S.vars)
+    marks = game.rules.mark_slots
+    if marks:  # the marks on a card the seat cannot see are as unseen as the card
+        for p, pile in enumerate(S.piles):
+            for card in pile:
+                if not visible(card, p, seat):
+                    for first in marks:
+                        values[first + card] = -1
+    return piles, tuple(values), S.current, S.phase
 
 
 def seen_views(game: Game, seat: int) -> set[tuple[Any, ...]]:

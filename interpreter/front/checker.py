@@ -141,6 +141,12 @@ class Checker(_CallChecker):
         if name in self.scope.bindings:
             type_ = self.scope.bindings[name][1]
             return Typed("binding", type_, node, info=name, total=True, none=type_ in (CARD, NONE, ANY))
+        if name in self.scope.card_variables:  # a mark: the value on the card in `card`
+            if "card" not in self.scope.bindings or self.scope.bindings["card"][1] != CARD:
+                raise CompileError(f"'{name}' is a per-card variable, and no card is known here: "
+                                   f"read it as CARD.{name}", node.pos)
+            card = Typed("binding", CARD, node, info="card", total=True, none=False)
+            return self._card_variable(name, card, node)
         if name in self.scope.variables:
             slot, type_, per_player = self.scope.variables[name]
             if per_player and "player" not in self.scope.bindings:
@@ -182,8 +188,10 @@ class Checker(_CallChecker):
                 if self._is_item(obj):  # a comprehension's card may be `none` ([top(p)]): then this fails
                     return Typed("face_up", BOOL, node, (obj,), "item")
                 return Typed("face_up", BOOL, node, (obj,), "guarded", total=obj.total)
+            if node.name in self.scope.card_variables:
+                return self._card_variable(node.name, obj, node)
             if node.name not in self.scope.card_attributes:
-                known_attributes = list(self.scope.card_attributes) + ["face_up"]
+                known_attributes = list(self.scope.card_attributes) + ["face_up"] + list(self.scope.card_variables)
                 raise CompileError(unknown("card attribute", node.name, known_attributes, "attributes"),
                                    node.name_pos)
             # the tables map `none` (no card) to `none`
@@ -195,6 +203,11 @@ class Checker(_CallChecker):
             raise CompileError(f"piles have no attribute '{node.name}' (attributes: index, owner, zone)",
                                node.name_pos)
         raise CompileError(f"{_TYPE_WORDS[obj.type]} has no attribute '{node.name}'", node.name_pos)
+
+    def _card_variable(self, name: str, card: Typed, node: Node) -> Typed:
+        """A per-card variable's value on `card` (none for no card)."""
+        slot, type_ = self.scope.card_variables[name]
+        return Typed("card_variable", type_, node, (card,), slot, total=card.total, none=card.none)
 
     def _index(self, node: Index) -> Typed:
         obj = self.check(node.obj, (PILES, CARDS, LIST, PILE))
@@ -302,6 +315,8 @@ class Checker(_CallChecker):
         right = self.check(node.right)
         if op == "+" and (left.type in _LISTS or right.type in _LISTS):
             return self._join(left, right, node)
+        if op == "+" and left.type == ANY and right.type == ANY:  # two numbers added, or two lists joined
+            return Typed("plus", ANY, node, (left, right))
         if op in _ARITH:
             left = self.want(left, (INT,), node.left, f"'{op}' needs numbers")
             right = self.want(right, (INT,), node.right, f"'{op}' needs numbers")

@@ -70,6 +70,8 @@ class Scope:
     # Options as values given when the game starts, of these types (a backend that serves every
     # option combination: native), rather than the constants `options` gives.
     option_kinds: dict[str, str] | None = None
+    # Per-card variables (marks on cards): name -> (first slot, type); card c's value is at slot + c.
+    card_variables: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def with_bindings(self, extra: dict[str, tuple[str, str]], pile_aliases: dict[str, str] | None = None) -> "Scope":
         merged = dict(self.bindings)
@@ -78,7 +80,7 @@ class Scope:
         aliases = {code: local for code, local in self.pile_aliases.items() if code not in rebound}
         aliases.update(pile_aliases or {})
         return Scope(merged, self.variables, self.zones, self.options, self.card_attributes, self.functions, aliases,
-                     self.listing, self.option_kinds)
+                     self.listing, self.option_kinds, self.card_variables)
 
 
 class TooLargeError(CompileError):

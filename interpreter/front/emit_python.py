@@ -157,6 +157,13 @@ class PythonEmitter:
     def _card_attr(self, typed: Typed) -> str:
         return f"A_{typed.info}[{self.emit(typed.args[0])}]"
 
+    def _card_variable(self, typed: Typed) -> str:
+        card = self.emit(typed.args[0])
+        self.uses.add("V")
+        if typed.args[0].none:  # no card: none
+            return f"mark_of(V, {typed.info}, {card})"
+        return f"V[{typed.info} + {card}]"
+
     def _pile_attr(self, typed: Typed) -> str:
         return f"{_PILE_TABLES[typed.info]}[{self.emit(typed.args[0])}]"
 
@@ -287,6 +294,11 @@ class PythonEmitter:
             return f"power({left}, {right})"
         return f"({left} {_PY_OP.get(typed.info, typed.info)} {right})"
 
+    def _plus(self, typed: Typed) -> str:
+        code = f"plus({self.emit(typed.args[0])}, {self.emit(typed.args[1])}, charge)"
+        self._may_fail(code, typed.node)
+        return code
+
     def _join(self, typed: Typed) -> str:
         return f"charge(join({self.emit(typed.args[0])}, {self.emit(typed.args[1])}))"
 
@@ -323,6 +335,7 @@ _WRITERS: dict[str, Callable[[PythonEmitter, Typed], str]] = {
     "seat_variable": PythonEmitter._seat_variable, "seat_zone": PythonEmitter._seat_zone,
     "zone_of": PythonEmitter._zone_of, "item": PythonEmitter._item, "param": PythonEmitter._param,
     "inline": PythonEmitter._inline, "face_up": PythonEmitter._face_up, "card_attr": PythonEmitter._card_attr,
+    "card_variable": PythonEmitter._card_variable,
     "pile_attr": PythonEmitter._pile_attr, "check": PythonEmitter._check, "loose": PythonEmitter._check,
     "index_pile": PythonEmitter._index_pile, "index": PythonEmitter._index, "slice": PythonEmitter._slice,
     "covered": PythonEmitter._covered, "size": PythonEmitter._size, "empty": PythonEmitter._empty,
@@ -333,7 +346,8 @@ _WRITERS: dict[str, Callable[[PythonEmitter, Typed], str]] = {
     "list_count": PythonEmitter._list_count, "list_fold": PythonEmitter._list_fold,
     "sorted": PythonEmitter._sorted, "unique": PythonEmitter._unique, "index_of": PythonEmitter._index_of,
     "comprehension": PythonEmitter._comprehension, "iterate": PythonEmitter._iterate, "and": PythonEmitter._logic,
-    "or": PythonEmitter._logic, "arith": PythonEmitter._arith, "join": PythonEmitter._join, "compare": PythonEmitter._compare,
+    "or": PythonEmitter._logic, "arith": PythonEmitter._arith, "join": PythonEmitter._join,
+    "plus": PythonEmitter._plus, "compare": PythonEmitter._compare,
     "in": PythonEmitter._in, "container": PythonEmitter._container, "not": PythonEmitter._not,
     "neg": PythonEmitter._neg, "ternary": PythonEmitter._ternary, "list": PythonEmitter._list,
     "same": PythonEmitter._same,

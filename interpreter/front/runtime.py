@@ -145,6 +145,14 @@ def join(first: Any, second: Any) -> list[Any]:
     return [*first, *second]
 
 
+def plus(first: Any, second: Any, charge: Any) -> Any:
+    """`a + b` of two values whose kinds are known only in play: two numbers added (in the 64-bit
+    range), two lists joined (`join`, its copy counted by `charge`); anything else fails."""
+    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
+        return charge(join(first, second))
+    return want_int(want_int(first) + want_int(second))
+
+
 def end_item(items: Any, end: int) -> Any:
     """`top` (end -1) or `bottom` (end 0) of a pile's cards or a list: `none` when it is empty."""
     return items[end] if items else None
@@ -177,6 +185,11 @@ def unique_items(values: Any) -> list[Any]:
     for item in want_list(values):
         kept.setdefault(_equal_key(item), item)
     return list(kept.values())
+
+
+def mark_of(V: Any, slot: int, card: int | None) -> Any:
+    """A per-card variable's value on `card` (its values start at `slot`); none for no card."""
+    return None if card is None else V[slot + card]
 
 
 def index_of(values: Any, item: Any) -> int | None:
@@ -272,12 +285,12 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "__builtins__": {}, "len": len, "range": range, "enumerate": enumerate, "set": set, "reversed": reversed,
     "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "subsets": Subsets,
-    "subsets_of_size": subsets_of_size,
+    "subsets_of_size": subsets_of_size, "mark_of": mark_of,
     "None": None,
     "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item, "join": join,
-    "sorted_list": sorted_list, "unique_items": unique_items, "index_of": index_of,
+    "sorted_list": sorted_list, "plus": plus, "unique_items": unique_items, "index_of": index_of,
     "charge": Meter().charge, "over_steps": over_steps,  # charge (and METER): each ruleset's own meter
     **id_checks(0, 0),         # replaced with each ruleset's numbers of piles and cards
 }

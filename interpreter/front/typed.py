@@ -39,6 +39,7 @@ KINDS: dict[str, str] = {
     "inline": "the Function: args (its arguments..., its body)",
     "face_up": "True where the card is surely a card: args (card,)",
     "card_attr": "the attribute's name: args (card,)",
+    "card_variable": "slot: a per-card variable's value on a card (none on no card), args (card,)",
     "pile_attr": "index, zone or owner: args (pile,)",
     "check": "the kind the value is checked to be when the code runs (int, bool, str, card, pile or list): "
              "args (value,)",
@@ -70,6 +71,8 @@ KINDS: dict[str, str] = {
     "or": "nothing: args (left, right)",
     "arith": "the operator (+ - * / % **): args (left, right)",
     "join": "nothing: a list of the left list's items then the right's (`+` of lists), args (left, right)",
+    "plus": "nothing: `+` of two values of kinds known only in play (numbers added, or lists joined), "
+            "args (left, right)",
     "compare": "the operator (== != < <= > >=): args (left, right)",
     "in": "in or notin: args (value, container)",
     "container": "nothing: a value checked to be a list or a string, args (value,)",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..front.compiler import BOOL, CARD, CARDS, INT, LIST, PILE, PILES, Scope
+from ..front.compiler import BOOL, CARD, CARDS, INT, LIST, PILE, PILES, STR, Scope
+from ..front.compile_types import _TYPE_WORDS as TYPE_WORDS
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos, unknown
 from ..base.limits import INT_MAX, INT_MIN, MAX_WHILE_PASSES
 from ..front.parser import Loop, ParseError, parse_loop, parse_signature
@@ -25,15 +26,39 @@ def _drawn(items: Any, type_: str, where: SourcePos | None) -> Any:
         if not isinstance(listed, (list, tuple)) or not listed:
             raise RulesetRuntimeError(f"random: no items to draw from ({listed!r})", where)
         value = listed[S.chance_index(len(listed))]
-        if type_ == INT and (type(value) is not int) or type_ == BOOL and type(value) is not bool:
-            raise RulesetRuntimeError(f"random: drew {value!r}, not a {'number' if type_ == INT else 'truth value'}",
-                                      where)
+        if type_ == INT and (type(value) is not int) or type_ == BOOL and type(value) is not bool \
+                or type_ == STR and type(value) is not str:
+            raise RulesetRuntimeError(f"random: drew {value!r}, not {TYPE_WORDS[type_]}", where)
         return value
     return draw
 
 
+def marked_card(card: Any, pos: SourcePos | None) -> int:
+    """The card whose mark `set`, `add` or `random` changes (the one in `card`): no card is an error."""
+    if card is None:
+        raise RulesetRuntimeError("there is no card to mark: `card` is none", pos)
+    return int(card)
+
+
 class _EffectsBuilder(_TablesBuilder):
     """Effects as closures, and the setup."""
+
+    def _mark_step(self, path: PathKey, var: str, kind: str, scope: Scope) -> tuple[int, int, Any, SourcePos | None]:
+        """One value `set`, `add` or `random` puts on the card in `card` (a per-card variable):
+        (its first slot, 3, the value's evaluator, where)."""
+        slot, type_ = self.scope.card_variables[var]
+        if scope.bindings.get("card", ("", ""))[1] != CARD:
+            raise RulesetError(f"'{var}' is a per-card variable: {kind} changes the card in `card`, and no card "
+                               f"is known here (for: card in ..., or with: {{card: ...}})",
+                               self.doc.pos(path, key=True))
+        if kind == "add" and type_ != INT:
+            raise RulesetError(f"'add' needs a number variable; '{var}' holds {TYPE_WORDS[type_]}",
+                               self.doc.pos(path, key=True))
+        pos = self.doc.pos(path)
+        if kind == "random":  # (a list of cards or piles is refused: a mark is no card and no pile)
+            return slot, 3, _drawn(self.evaluator(path, scope, (LIST,)), type_, pos), pos
+        value = self.evaluator(path, scope, (type_,))
+        return slot, 3, value, pos
 
     def effects(self, path: PathKey, scope: Scope, setup: bool = False) -> list[Effect]:
         return [self.effect(path + (i,), scope, setup) for i in range(len(self._value(path)))]
@@ -64,6 +89,9 @@ class _EffectsBuilder(_TablesBuilder):
                 if var not in self.rules.variables and var not in self.scope.variables:
                     raise RulesetError(unknown("variable", var, self.scope.variables),
                                        self.doc.pos(path + (kind, var), key=True))
+                if var in self.scope.card_variables:  # a mark on the card in `card`
+                    steps.append(self._mark_step(path + (kind, var), var, kind, scope))
+                    continue
                 slot, type_, per_player = self.scope.variables[var]
                 if kind == "add" and type_ not in (INT, "any"):
                     raise RulesetError(f"'add' needs a number variable; '{var}' holds a truth value",
@@ -82,7 +110,9 @@ class _EffectsBuilder(_TablesBuilder):
             def assign(S: Any, env: dict[str, Any]) -> None:
                 values = [(slot, per, fn(S, env), pos) for slot, per, fn, pos in steps]
                 for slot, per, value, pos in values:
-                    if per == 2:  # the team's value, in each of its seats
+                    if per == 3:  # a mark on the card in `card`
+                        targets = [slot + marked_card(env["card"], pos)]
+                    elif per == 2:  # the team's value, in each of its seats
                         targets = [slot + mate for mate in mates[S.players][env["player"]]]
                     else:
                         targets = [slot + env["player"] if per else slot]
@@ -99,7 +129,7 @@ class _EffectsBuilder(_TablesBuilder):
                     raise RulesetRuntimeError(f"the value {'of the sum ' if adding else ''}is outside the 64-bit "
                                               f"range ({INT_MIN} to {INT_MAX})", pos)
                 S.set_var(slot, value)
-            if all(fn in self.inline for _, _, fn, _ in steps):
+            if all(fn in self.inline and per != 3 for _, per, fn, _ in steps):
                 self.inline[assign] = AssignEffect(adding, tuple((slot, per, self.inline[fn], pos)
                                                                  for slot, per, fn, pos in steps))
             return assign

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..front.compiler import BOOL, CARD, INT, LIST, RUNTIME_GLOBALS, SPANS, Function, Scope, id_checks
+from ..front.compiler import BOOL, CARD, INT, LIST, RUNTIME_GLOBALS, SPANS, STR, Function, Scope, id_checks
+from ..front.compile_types import _TYPE_WORDS as TYPE_WORDS
 from ..front.decks import Deck, load_deck
 from ..base.errors import RulesetError, did_you_mean, shortened, unknown
 from ..base.limits import MAX_CARDS, MAX_OPTION_VALUES, MAX_OPTIONS, MAX_PILES
@@ -341,9 +342,36 @@ class _TablesBuilder(_BuilderBase):
             if spec.get("per_team", False) and spec.get("per_player", False):
                 raise RulesetError("a variable is per_player or per_team, not both",
                                    self.doc.pos(("variables", name, "per_team"), key=True))
+            if spec.get("per_card", False):
+                self.scope.card_variables[name] = (slot, self._declare_mark(name, spec))
+                slot += len(rules.deck) + 1  # one value per card, then none for "no card"
+                continue
             self.scope.variables[name] = (slot, type_, per_player)
             slot += players if per_player else 1
         rules.var_count = slot
+
+    def _declare_mark(self, name: str, spec: dict[str, Any]) -> str:
+        """Check a per-card variable's declaration (a mark on each card, read as CARD.NAME) and give
+        its type: a number, a truth value or a string, as its `initial` (which sees options, and is
+        the same on every card: a bot's guess of the cards it cannot see keeps each hidden card's
+        marks where the card lies, Game.determinize) is, and every value set into it must be."""
+        for other in ("per_player", "per_team", "persist"):
+            if spec.get(other, False):
+                raise RulesetError(f"a per_card variable cannot be {other} too",
+                                   self.doc.pos(("variables", name, other), key=True))
+        if "show" in spec:
+            raise RulesetError("a per_card variable is not on the status line: it is seen with its card",
+                               self.doc.pos(("variables", name, "show"), key=True))
+        if name in self.scope.card_attributes or name == "face_up":
+            raise RulesetError(f"per_card variable '{name}' has the name of a card attribute",
+                               self.doc.pos(("variables", name), key=True))
+        path: PathKey = ("variables", name, "initial")
+        scope = Scope(bindings={"players": self.scope.bindings["players"]}, options=self.scope.options)
+        compiled, _ = self.compile_node(self.parse(path), path, scope)
+        if compiled.type not in (INT, BOOL, STR):
+            raise RulesetError(f"a per_card variable holds a number, a truth value or a string: its initial "
+                               f"value is {TYPE_WORDS.get(compiled.type, compiled.type)}", self.doc.pos(path))
+        return str(compiled.type)
 
     def _variables(self) -> None:
         """Compile each variable's initial value (from options only) and its `show` condition."""
@@ -360,12 +388,20 @@ class _TablesBuilder(_BuilderBase):
                 if compiled.type not in (INT, BOOL):
                     raise RulesetError("a `persist` variable starts as a number or a truth value (the store keeps "
                                        "nothing else)", self.doc.pos(path + ("initial",)))
+            marks = name in self.scope.card_variables
             initial = self.evaluator(path + ("initial",), init_scope)
             show = self.evaluator(path + ("show",), self.scope.with_bindings({"player": ("b_player", INT)}), (BOOL,)) \
                 if "show" in spec else None
+            if marks:
+                rules.variables[name] = Variable(name, self.scope.card_variables[name][0], False, False,
+                                                 spec.get("label", name.replace("_", " ")), initial, show,
+                                                 width=len(rules.deck) + 1, per_card=True,
+                                                 pos=self.doc.pos(path + ("initial",)))
+                continue
             rules.variables[name] = Variable(name, self.scope.variables[name][0], self.scope.variables[name][2],
                                              spec.get("persist", False), spec.get("label", name.replace("_", " ")),
-                                             initial, show, spec.get("per_team", False))
+                                             initial, show, spec.get("per_team", False),
+                                             width=rules.max_players if self.scope.variables[name][2] else 1)
 
     def _functions(self) -> None:
         for key, body_text in self.data.get("functions", {}).items():

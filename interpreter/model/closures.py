@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..front.compiler import Span, failing_part
 from ..base.errors import RulesetError, RulesetRuntimeError, SourcePos
-from ..base.limits import MAX_TRIGGER_PASSES
+from ..base.limits import INT_MAX, INT_MIN, MAX_TRIGGER_PASSES
 from ..front.parser import Node
 
 if TYPE_CHECKING:
@@ -48,6 +48,17 @@ def _a_seat_of(S: Any, seat: int, effect: str, pos: SourcePos) -> int:
     if not 0 <= seat < S.players:
         raise RulesetRuntimeError(f"{effect}: there is no seat {seat}", pos)
     return seat
+
+
+def checked_mark(value: Any, pos: SourcePos | None) -> Any:
+    """A value for a mark on a card (a per-card variable): a number, a truth value, a string or
+    none; anything else is an error of the game at `pos`."""
+    if value is None or isinstance(value, (bool, str)) or (isinstance(value, int) and INT_MIN <= value <= INT_MAX):
+        return value
+    if isinstance(value, int):
+        raise RulesetRuntimeError(f"the value is outside the 64-bit range ({INT_MIN} to {INT_MAX})", pos)
+    raise RulesetRuntimeError(f"a per_card variable holds a number, a truth value, a string or none, "
+                              f"not {type(value).__name__ if not isinstance(value, (list, tuple)) else 'a list'}", pos)
 
 
 def _repeat_limit(name: str, pos: SourcePos) -> Callable[[], None]:

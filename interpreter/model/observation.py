@@ -12,7 +12,8 @@ in order (`parts` lists each with its offset and length):
 - `variables` (slots x 2): each variable slot's value (a number; a truth value 0 or 1; a pile
   its number; a word its place among the words of the deck's card attributes, sorted, 1-based,
   else -1; a list its length) and 1 where the value is `none` (the value then 0). A per-player
-  variable has one slot per seat, seat 1 first;
+  variable has one slot per seat, seat 1 first; a per-card variable (a mark) one per card, then
+  one for no card, and a card the seat cannot see leaves its marks' slots 0;
 - `seat` (seats): 1 for the observing seat;
 - `to_act` (seats): 1 for the seat to act (in a simultaneous game, the seat last focused);
 - `phase` (phases, at least 1): 1 for the current phase of the turn;
@@ -95,6 +96,7 @@ class ObservationLayout:
         sees, up = rules.sees, state.up
         cards_at, face_at = self.offsets["cards"], self.offsets["face_up"]
         hidden_at, sizes_at = self.offsets["hidden"], self.offsets["sizes"]
+        unseen: set[int] = set()  # the cards the seat cannot see: their marks are unseen too
         for pile, cards in enumerate(state.piles):
             if not cards:
                 continue
@@ -109,13 +111,17 @@ class ObservationLayout:
                         values.append(1.0)
                 else:
                     hidden += 1
+                    unseen.add(card)
             if hidden:
                 indexes.append(hidden_at + pile)
                 values.append(hidden / n)
             indexes.append(sizes_at + pile)
             values.append(len(cards) / n)
         start = self.offsets["variables"]
+        marks = [range(first, first + self.cards) for first in rules.mark_slots]
         for slot, value in enumerate(state.vars):
+            if marks and any(slot in cards and slot - cards.start in unseen for cards in marks):
+                continue
             if value is None:
                 indexes.append(start + 2 * slot + 1)
                 values.append(1.0)

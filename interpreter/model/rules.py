@@ -67,6 +67,13 @@ class Variable:
     initial: Evaluator
     show: Evaluator | None
     per_team: bool = False  # one value per team, kept in every seat of the team (`per_team`)
+    width: int = 1  # its slots: one, one per seat the ruleset allows, or one per card then one for no card
+    per_card: bool = False  # a mark on each card (`per_card`): card c's value at slot + c
+    pos: SourcePos | None = None  # where its `initial` is written
+
+    @property
+    def slots(self) -> range:
+        return range(self.slot, self.slot + self.width)
 
 
 @dataclass(frozen=True)
@@ -332,6 +339,11 @@ class Ruleset:
         return self.game_backend.game(self, seed=seed, deal=deal, players=players, persisted=persisted,
                                       max_moves=max_moves)
 
+    @property
+    def mark_slots(self) -> tuple[int, ...]:
+        """The first slot of each per-card variable (card c's value is at first + c)."""
+        return tuple(v.slot for v in self.variables.values() if v.per_card)
+
     def persistent_variables(self) -> list[str]:
         return [v.name for v in self.variables.values() if v.persist]
 
@@ -342,7 +354,7 @@ class Ruleset:
         slots: list[int] = []
         for name, variable in self.variables.items():
             if self.variable_kinds.get(name) in (INT, BOOL):
-                slots.extend(range(variable.slot, variable.slot + (self.max_players if variable.per_player else 1)))
+                slots.extend(variable.slots)
         return tuple(sorted(slots))
 
     def teams(self, players: int) -> list[tuple[str, tuple[int, ...]]]:

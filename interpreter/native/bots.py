@@ -94,17 +94,19 @@ def copy_position(C, N, U, V, M, C2, N2, U2, V2, M2):
 
 
 @njit(cache=True)
-def determinize(C, N, U, M, seat, MT):
+def determinize(C, N, U, V, M, seat, MT):
     """`Game.determinize` in place: the cards `seat` cannot see, gathered pile by pile, sorted by
     card id, shuffled as Python's `random.shuffle` with the seat's Mersenne Twister MT and put back
     in their places, each place keeping the face of the card that lay there and what other seats
-    knew of it (`State.known`, after the faces in U where the ruleset keeps it); then a new seed for the
+    knew of it (`State.known`, after the faces in U where the ruleset keeps it) and the marks on it
+    (per-card variables, in V from each slot of MARKS); then a new seed for the
     draws of chance to come (`getrandbits(64)`) and no cycle under way."""
     piles = np.empty(NC, dtype=np.int64)
     places = np.empty(NC, dtype=np.int64)
     faces = np.empty(NC, dtype=np.int64)
     known = np.zeros(NC, dtype=np.int64)
     cards = np.empty(NC, dtype=np.int64)
+    marks = np.empty((len(MARKS), NC), dtype=np.int64)
     m = 0
     for p in range(len(N)):
         for i in range(N[p]):
@@ -113,6 +115,8 @@ def determinize(C, N, U, M, seat, MT):
                 piles[m], places[m], faces[m], cards[m] = p, i, U[card], card
                 if TRACKS:
                     known[m] = U[KN + card]
+                for j in range(len(MARKS)):
+                    marks[j, m] = V[MARKS[j] + card]
                 m += 1
     hidden = np.sort(cards[:m])
     mt_shuffle(MT, hidden)
@@ -121,6 +125,8 @@ def determinize(C, N, U, M, seat, MT):
         U[hidden[k]] = faces[k]
         if TRACKS:  # what other seats know of a hidden card stays with its place (Game.determinize)
             U[KN + hidden[k]] = known[k]
+        for j in range(len(MARKS)):  # so do its marks
+            V[MARKS[j] + hidden[k]] = marks[j, k]
     M[36] = getrandbits64(MT)
     M[6] = 0
     M[7] = 0
@@ -140,7 +146,7 @@ def greedy_choose(C, N, U, V, O, M, out, cnt, MT, W):
         if 2 * HELD[seat] > len(SEEN[seat]):
             raise Stop("more positions than the greedy bot keeps")
     copy_position(C, N, U, V, M, TC, TN, TU, TV, TM)
-    determinize(TC, TN, TU, TM, seat, MT)
+    determinize(TC, TN, TU, TV, TM, seat, MT)
     tcnt = legal(TC, TN, TU, TV, O, TM, TOUT)
     if tcnt < 0:
         raise Stop("too many legal moves")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import _EffectsBuilder
-from .values import Unsupported, _int
+from .values import NONE_CODES, Unsupported, _int
 
 
 class _DealBuilder(_EffectsBuilder):
@@ -51,6 +51,13 @@ class _DealBuilder(_EffectsBuilder):
         # Each variable's starting value: its `initial` with `player` the seat (a team's: its first seat's).
         for name, variable in rules.variables.items():
             path = ("variables", name, "initial")
+            if variable.per_card:  # each card's, then none for no card
+                c = self.fresh("c")
+                lines += [f"    for {c} in range(NC):"]
+                lines += self.stored(name, self.expr(self.parse(path), {"player": _int("0")}),
+                                     path, "        ", f"V[{variable.slot} + {c}]")
+                lines.append(f"    V[{variable.slot} + NC] = {NONE_CODES.get(self.var_kind(name), 'NO_INT')}")
+                continue
             if not variable.per_player:
                 lines += self.stored(name, self.expr(self.parse(path), {"player": _int("0")}), path, "    ",
                                      f"V[{variable.slot}]")

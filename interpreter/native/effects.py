@@ -51,7 +51,9 @@ class _EffectsBuilder(_ListingBuilder):
                     lines += drawing
                 temp = self.fresh("v")
                 lines += self.stored(var, value, path + (kind, var), indent, temp, adding=kind == "add")
-                if variable.per_team:  # every seat of the acting seat's team
+                if variable.per_card:  # the card in `card` (no card: stop, as Python does)
+                    stores.append((f"{variable.slot} + marked({self.as_type(env['card'], 'card').code}, NOCARD)", temp, ""))
+                elif variable.per_team:  # every seat of the acting seat's team
                     mate = self.fresh("mate")
                     stores.append((f"{variable.slot} + {mate}", temp, mate))
                 else:
@@ -192,7 +194,9 @@ class _EffectsBuilder(_ListingBuilder):
             if value.type != "bool":
                 raise self.no("a truth value was expected", path)
             return [f"{indent}{target} = 1 if {value.code} else 0"]
-        if var_kind == "int" and self.front.scope.variables[var][1] == INT:  # (typed: none is an error)
+        declared = self.front.scope.card_variables[var][1] if var in self.front.scope.card_variables \
+            else self.front.scope.variables[var][1]
+        if var_kind == "int" and declared == INT:  # (typed: none is an error)
             if value.type not in ("int", "none"):
                 raise self.no("a number was expected", path)
             return [f"{indent}{target} = {self.checked(value) if value.type == 'int' else 'ck(NO_INT)'}"]

@@ -56,7 +56,7 @@ class _Emitter(_Lists):
             if isinstance(name, str):
                 bindings[name] = (value.code, _STATIC.get(value.type, ANY))
         scope = Scope(bindings, base.variables, base.zones, {}, base.card_attributes, base.functions,
-                      option_kinds=self.option_kinds)
+                      option_kinds=self.option_kinds, card_variables=base.card_variables)
         try:
             return Checker(scope).check_whole(node, _EXPECT.get(want or ""))
         except CompileError as exc:  # (the Python backend, options folded, accepted it)
@@ -173,6 +173,13 @@ class _Emitter(_Lists):
             return _Val("str", f"A_{name}[{card}]")
         raise self.no(f"the card attribute '{name}'")
 
+    def _card_variable(self, typed: Typed, env: Env) -> _Val:
+        obj = self.lower(typed.args[0], env)
+        if obj.type not in ("card", "none"):
+            raise self.no(f"a per-card variable of {obj.type}")
+        card = self.as_type(obj, "card").code
+        return self.mark(self.slot_names[typed.info], card, typed.args[0].none or obj.type == "none")
+
     def _pile_attr(self, typed: Typed, env: Env) -> _Val:
         obj = self.lower(typed.args[0], env)
         if obj.type != "pile":
@@ -277,6 +284,13 @@ class _Emitter(_Lists):
         if typed.info != "sum" or arg.type != "int_list":
             raise self.no(f"{typed.info}() of {arg.type}")
         return _int(f"list_sum({arg.code})")
+
+    def _plus(self, typed: Typed, env: Env) -> _Val:
+        """`+` of two values of kinds the checker could not know: numbers added, lists joined, as
+        the kinds lowered say."""
+        if self.lower(typed.args[0], env).type == "int":
+            return self._arith(typed.copy(info="+"), env)
+        return self._join(typed, env)
 
     def _arith(self, typed: Typed, env: Env) -> _Val:
         left, right = (self.lower(a, env) for a in typed.args)
@@ -439,6 +453,7 @@ _LOWER: dict[str, Callable[[_Emitter, Typed, Env], _Val]] = {
     "variable": _Emitter._variable, "seat_variable": _Emitter._seat_variable, "seat_zone": _Emitter._seat_zone,
     "zone_of": _Emitter._zone_of, "item": _Emitter._item, "param": _Emitter._param, "inline": _Emitter._inline,
     "option": _Emitter._option, "face_up": _Emitter._face_up, "card_attr": _Emitter._card_attr,
+    "card_variable": _Emitter._card_variable,
     "pile_attr": _Emitter._pile_attr, "check": _Emitter._check, "loose": _Emitter._through,
     "container": _Emitter._through, "iterate": _Emitter._through, "same": _Emitter._same,
     "index_pile": _Emitter._index_pile, "index": _Emitter._index, "slice": _Emitter._slice,
@@ -448,6 +463,6 @@ _LOWER: dict[str, Callable[[_Emitter, Typed, Env], _Val]] = {
     "best_of": _Emitter._best_of, "best": _Emitter._best, "list_count": _Emitter._list_count,
     "sorted": _Emitter._sorted, "unique": _Emitter._unique, "index_of": _Emitter._index_of,
     "list_fold": _Emitter._list_fold, "comprehension": _Emitter._comprehension, "and": _Emitter._logic,
-    "or": _Emitter._logic, "arith": _Emitter._arith, "join": _Emitter._join, "compare": _Emitter._compare, "in": _Emitter._in,
+    "or": _Emitter._logic, "arith": _Emitter._arith, "join": _Emitter._join, "plus": _Emitter._plus, "compare": _Emitter._compare, "in": _Emitter._in,
     "not": _Emitter._not, "neg": _Emitter._neg, "ternary": _Emitter._ternary, "list": _Emitter._list,
 }

@@ -269,7 +269,7 @@ class NativeGame:
         Mersenne Twister state `MT` (a `random.Random`'s, advanced in place); the legal moves listed
         again."""
         self.make_room()
-        self._call("determinize", self.C, self.N, self.U, self.M, seat, MT)
+        self._call("determinize", self.C, self.N, self.U, self.V, self.M, seat, MT)
         self.cnt = 0 if self.M[OVER] else self._call("legal", self.C, self.N, self.U, self.V, self.O, self.M, self.out)
         if self.cnt < 0:
             raise NativeStop("compiled code stopped: more legal moves than it keeps")

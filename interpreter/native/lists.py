@@ -20,6 +20,11 @@ def array_of(value: _Val) -> str:
     return f"{value.arr}[{value.lo}:{value.hi}]" if value.type == "cards" else value.code
 
 
+def _written_empty(value: _Val) -> bool:
+    """Is the value `[]` written out (or a name standing for it)?"""
+    return value.code == EMPTY or value.type == "int_list" and value.value == ()
+
+
 def _empty(kind: str) -> _Val:
     """`[]` written out, as an empty list of this kind of item."""
     if kind == "cards":
@@ -97,9 +102,9 @@ class _Lists(_Comprehensions):
         """`a + b` of two lists: a new array of a's items then b's, of one kind of item (`[]`, of no
         kind, joins any), as Python's list of them."""
         left, right = (self._items(self.lower(a, env)) for a in typed.args)
-        if left.code == EMPTY and right.type in ITEMS:  # (`[]` lowers as numbers of no kind)
+        if _written_empty(left) and right.type in ITEMS:  # (`[]` lowers as numbers of no kind)
             left = _empty(right.type)
-        if right.code == EMPTY and left.type in ITEMS:
+        if _written_empty(right) and left.type in ITEMS:
             right = _empty(left.type)
         if left.type != right.type or left.type not in ITEMS:
             raise self.no(f"joining {left.type} and {right.type}")
@@ -125,8 +130,8 @@ class _Lists(_Comprehensions):
     def _written(self, items: list[_Val]) -> _Val:
         """A list written out, used as a value (indexed, sliced, sized): an array of its items, all
         numbers, strings, cards, piles or truth values (`none` among numbers, strings or cards)."""
-        if not items:
-            return _Val("int_list", EMPTY, container="tuple")
+        if not items:  # (its value says so where it is passed on: a comprehension's parameter)
+            return _Val("int_list", EMPTY, (), container="tuple")
         kinds = {item.type for item in items} - {"none"}
         if len(kinds) != 1 or not kinds <= {"int", "str", "card", "pile", "bool"}:
             raise self.no("a list written out of values of several kinds, or not numbers, strings, cards, piles "

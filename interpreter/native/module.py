@@ -30,6 +30,8 @@ class _ModuleBuilder(_DealBuilder):
         lines += [f"KEYBITS = {keybits}", f"CARDWORDS = {(ncards * keybits + 63) // 64}"]
         # Who knows which card, after the faces in U (only where the ruleset keeps it).
         lines += [f"KN = {ncards + 1}", f"TRACKS = {rules.tracks_knowledge}"]
+        # The first slot of each per-card variable (a mark on card c at V[slot + c]).
+        lines.append(f"MARKS = np.array({list(rules.mark_slots)!r}, dtype=np.int64)")
         # The variables the greedy bot's position hash reads (native/bots.py view_hash).
         lines.append(f"NUMBER_SLOTS = np.array({list(rules.number_slots())!r}, dtype=np.int64)")
         if rules.tracks_knowledge:
@@ -117,8 +119,8 @@ class _ModuleBuilder(_DealBuilder):
         # The slots of variables holding strings (their ids; none is NO_STR) and cards (none is
         # NOCARD), seat by seat.
         def slots(kind: str) -> list[int]:
-            return [variable.slot + seat for name, variable in rules.variables.items()
-                    if self.kinds.get(name) == kind for seat in range(rules.max_players if variable.per_player else 1)]
+            return [slot for name, variable in rules.variables.items() if self.kinds.get(name) == kind
+                    for slot in variable.slots]
         return source, {"strings": dict(self.strings), "results": self.results, "reasons": self.reasons,
                         "select_piles": dict(self.select_piles), "string_slots": slots("str"),
                         "card_slots": slots("card"), "nocard": ncards,

@@ -297,6 +297,14 @@ def index_in(xs, x):
 
 
 @njit(cache=True)
+def marked(card, nocard):
+    """The card whose mark (a per-card variable) is set: no card stops compiled code (Python reports it)."""
+    if card == nocard:
+        raise Stop("there is no card to mark")
+    return card
+
+
+@njit(cache=True)
 def seat_of(M, seat):
     """A seat used as an index (`of(x, seat)`, a per-player variable's slot): one of the game's
     M[12] seats, else compiled code stops (Python reports it)."""

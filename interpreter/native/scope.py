@@ -35,6 +35,7 @@ class _Scope:
         self.option_kinds = {name: _OPTION_TYPES.get(frozenset(type(v) for v in option.values), ANY)
                              for name, option in rules.options.items()}
         self.slot_names = {slot: name for name, (slot, _, _) in front.scope.variables.items()}
+        self.slot_names.update({slot: name for name, (slot, _) in front.scope.card_variables.items()})
         self.zone_arrays = {zone.piles: name for name, zone in rules.zones.items()
                             if zone.seat_piles is None and not zone.single}  # a zone's piles -> its array Z_<zone>
         self.path: tuple[Any, ...] = ()
@@ -138,6 +139,18 @@ class _Scope:
             return _Val("card", f"V[{slot}]")
         return _Val(kind, f"V[{slot}]", maybe_none=True)
 
+    def mark(self, name: str, card: str, may_be_none: bool) -> _Val:
+        """A per-card variable's value on the card `card` (code), which may be no card (NOCARD): then
+        none, which the slot after the deck's holds."""
+        variable = self.rules.variables[name]
+        kind = self.var_kind(name)
+        code = f"V[{variable.slot} + {card}]"
+        if kind == "bool":
+            if may_be_none:
+                raise self.no(f"the truth value '{name}' of what may be no card (compiled truth values are never none)")
+            return _Val("bool", f"({code} != 0)")
+        return _Val(kind, code, maybe_none=may_be_none)
+
     def move_env(self, template: Any, applying: bool) -> dict[str, _Val]:
         env: dict[str, _Val] = {"player": _int("b_player"),
                                 "move": _Val("str", repr(self.sid(template.name)), template.name, True)}
@@ -224,6 +237,8 @@ class _Scope:
         return kind
 
     def _var_kind(self, name: str) -> str:
+        if name in self.front.scope.card_variables:  # a mark: typed by the front end (a number, truth value, string)
+            return str(self.front.scope.card_variables[name][1])
         spec = self.data["variables"][name]
         initial = spec.get("initial", 0) if isinstance(spec, dict) else spec
         if isinstance(initial, bool):

@@ -148,6 +148,8 @@ class AgentInterface(GameCore):
             # What other seats know of a hidden card stays with its place, not with the card:
             # the copy must not tell `seat` which cards they know (a peek at a hand it has not seen).
             masks = [S.known[card] for card in hidden] if S.known is not None else None
+            # So do the marks on it (per-card variables): who played the card there, when, ...
+            marks = [(first, [S.vars[first + card] for card in hidden]) for first in self.rules.mark_slots]
             hidden.sort()
             rng.shuffle(hidden)
             piles = {pile: list(S.piles[pile]) for pile, _ in slots}
@@ -156,6 +158,8 @@ class AgentInterface(GameCore):
                 S.up[card] = face
                 if masks is not None:
                     S.known[card] = masks[k]  # type: ignore[index]
+                for first, values in marks:
+                    S.vars[first + card] = values[k]
             for pile, cards in piles.items():
                 S.piles[pile] = cards
         S.journal = []

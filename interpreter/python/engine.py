@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..base.errors import IllegalMoveError, SetupError, SourcePos
 from ..front.compiler import StepLimitError
 from ..model.persisted import value_problem
-from ..model.closures import runtime_error
+from ..model.closures import checked_mark, runtime_error
 from ..model.rules import Ruleset
 from .agent_interface import AgentInterface
 from .game_core import as_whole, is_whole, move_text, not_a_move, shown_value
@@ -126,6 +126,10 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
         self._texts = {}
         S = self.state
         for variable in rules.variables.values():
+            if variable.per_card:  # a mark on every card, alike; none on "no card"
+                S.vars[variable.slot:variable.slot + variable.width] = \
+                    [checked_mark(variable.initial(S, {"player": 0}), variable.pos)] * len(deck) + [None]
+                continue
             count = self.players if variable.per_player else 1
             for p in range(count):
                 # a team's value: as its first seat's

@@ -169,6 +169,19 @@ class GameCore:
                                 f"not {shown_value(seat)}")
         return index
 
+    def _card_id(self, card: Any) -> int:
+        """A card of the deck, by its id or by its code (a code two cards share is refused: give the id)."""
+        codes = self.rules.deck.codes
+        if isinstance(card, str):
+            ids = [i for i, code in enumerate(codes) if code.upper() == card.upper()]
+            if len(ids) != 1:
+                raise ArgumentError(f"card {card!r}: {'no card of the deck has this code' if not ids else 'several cards have this code: give its id'}")
+            return ids[0]
+        index = as_whole(card)
+        if index is None or not 0 <= index < len(codes):
+            raise ArgumentError(f"card must be a card's id, 0-{len(codes) - 1}, or its code, not {shown_value(card)}")
+        return index
+
     def _foreign(self, move: Move) -> str:
         """Why a move offered by another game (or built on another ruleset) is refused."""
         origin = move.origin

@@ -366,6 +366,8 @@ def status_parts(game: Game, player: int | None = 0) -> list[Text]:
     env = {"player": player}
     rules.meter.reset()  # the `show` conditions' steps (limits.MAX_STEPS)
     for variable in rules.variables.values():
+        if variable.per_card:
+            continue  # a mark is seen with its card, not on the status line
         if variable.label == variable.name.replace("_", " ") and variable.show is None:
             continue  # unlabelled bookkeeping variables stay hidden
         if variable.show is not None and not variable.show(game.state, env):

@@ -43,11 +43,16 @@ class ResultsAndViews(GameCore):
             return []
         return self.rules.best_by_score(self.scores())
 
-    def variable(self, name: str, player: int | None = None) -> Any:
-        """A variable's value; for a per-player variable, `player`'s (default: the seat to act)."""
+    def variable(self, name: str, player: int | None = None, *, card: int | str | None = None) -> Any:
+        """A variable's value; for a per-player variable, `player`'s (default: the seat to act); for
+        a per-card variable, the value on `card` (its id or its code)."""
         variable = self.rules.variables.get(name) if isinstance(name, str) else None
         if variable is None:
             raise ArgumentError(unknown("variable", printable(str(name)), self.rules.variables))
+        if variable.per_card or card is not None:
+            if not variable.per_card:
+                raise ArgumentError(f"'{name}' is not a per_card variable: it has no value on a card")
+            return self.state.vars[variable.slot + self._card_id(card)]
         if player is not None:
             player = self._check_seat(player, "player")
         offset = (player if player is not None else self.state.current) if variable.per_player else 0
@@ -133,14 +138,20 @@ class ResultsAndViews(GameCore):
                 zones[zone.name] = shown(zone.piles, zone.single)
             else:  # a per-player zone: seat by seat
                 zones[zone.name] = [shown(group, zone.single) for group in zone.seat_piles[:self.players]]
-        variables = {}
+        variables: dict[str, Any] = {}
+        marks: dict[str, dict[str, Any]] = {}
         for variable in rules.variables.values():
-            if variable.per_player:
+            if variable.per_card:  # seen as the card is
+                marks[variable.name] = {codes[c]: self.state.vars[variable.slot + c]
+                                        for p, cards in enumerate(self.state.piles) for c in cards
+                                        if self.visible(c, p, player)}
+            elif variable.per_player:
                 variables[variable.name] = [self.state.vars[variable.slot + p] for p in range(self.players)]
             else:
                 variables[variable.name] = self.state.vars[variable.slot]
         view = {"ruleset": rules.name, "player": player, "current_player": self.state.current, "phase": self.phase,
-                "zones": zones, "variables": variables, "over": self.state.over, "outcome": self.state.outcome,
+                "zones": zones, "variables": variables, **({"marks": marks} if marks else {}),
+                "over": self.state.over, "outcome": self.state.outcome,
                 "history": self.record(player),
                 "legal_moves": [m.text() for m in self.legal_moves(player)] if player is not None else []}
         if rules.out_of_turn:  # whose turn it is, while a seat is asked to act out of turn

@@ -38,7 +38,9 @@ class DescriberBase:
                      for name, spec in (self.data.get("variables") or {}).items()}
         flags = frozenset(name for name, option in rules.options.items()
                           if all(isinstance(v, bool) for v in option.values))
-        self.book = Book(dict(rules.option_values), fold, zones, variables, functions, "teams" in self.data, flags)
+        marks = frozenset(name for name, spec in (self.data.get("variables") or {}).items() if spec.get("per_card"))
+        self.book = Book(dict(rules.option_values), fold, zones, variables, functions, "teams" in self.data, flags,
+                         marks)
 
     # -- expressions --------------------------------------------------------------------------
 

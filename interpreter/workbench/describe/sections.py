@@ -149,6 +149,8 @@ class RulesDescriber(MovesDescriber):
                 facts.append("one for each seat")
             if spec.get("per_team"):
                 facts.append("one for each team")
+            if spec.get("per_card"):
+                facts.append("a mark on each card, seen as the card is")
             if spec.get("persist"):
                 facts.append("kept from game to game")
             if spec.get("label"):

@@ -132,6 +132,8 @@ class SpeakerBase:
         name = node.name
         if name in self.names:
             text = self.names[name].text
+        elif name in self.book.marks:
+            text = possessive(self.names.get("card", Term("the card")).text, _plain(name))
         elif name in self.book.variables:
             owner = self.names.get("player", Term("the player")).text
             text = possessive(owner, name) if self.book.variables[name] else name

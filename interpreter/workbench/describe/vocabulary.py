@@ -57,6 +57,7 @@ class Book:
     functions: dict[str, tuple[tuple[str, ...], Node]] = field(default_factory=dict)
     teams: bool = False
     flags: frozenset[str] = frozenset()  # options whose values are true and false
+    marks: frozenset[str] = frozenset()  # per-card variables: the bare name is the card's in `card`
 
     def zone_term(self, name: str) -> Term:
         zone = self.zones[name]
