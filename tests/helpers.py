@@ -122,3 +122,47 @@ def load_error(path: Path, **options: object) -> Any:
     with pytest.raises(RulesetError) as info:
         load_ruleset(path, options=options or None)
     return info.value
+
+
+# A game of one move, `go`, that sets `x` to EXPR (its initial value VALUE): a test of one expression
+# worked out in play, after a deal of rows of 2, 3 and 4 face-up cards (the stock keeps the rest).
+VALUES = """\
+ruleset: values
+players: 1
+deck: standard-52
+variables:
+  x: {initial: VALUE}
+  done: {initial: false}
+zones:
+  stock: {}
+  row: {count: 3}
+setup:
+  - take_deck: stock
+  - deal: {from: stock, to: row, counts: "i + 2", face: up}
+moves:
+  go:
+    do:
+      - set: {x: "EXPR", done: true}
+end:
+  when:
+    - if: "done"
+      result: won
+"""
+
+
+def value_of(tmp_path: Path, expr: str, initial: str = "0") -> Any:
+    """`x` after the one move of VALUES with EXPR `expr` (and `x` starting at `initial`)."""
+    from cardrules import load_ruleset
+
+    path = tmp_path / "values.yaml"
+    path.write_text(VALUES.replace("EXPR", expr).replace("VALUE", initial))
+    game = load_ruleset(path).new_game(seed=1)
+    game.apply(game.legal_moves()[0])
+    return game.variable("x")
+
+
+def score_changes(game: Any, move: Any, variable: str = "score") -> list[int]:
+    """Apply `move`; how each seat's per-player `variable` changed."""
+    before = [game.variable(variable, s) for s in range(game.players)]
+    game.apply(move)
+    return [game.variable(variable, s) - b for s, b in enumerate(before)]

@@ -309,6 +309,21 @@ class ExpressionGenerator:
             (2, lambda: Node(INT, "size({0})", (e(rng.choice([PILE, PILES, CARDS, ILIST, SLIST, BLIST]), d),))),
             (3, lambda: Node(INT, f"{{0}}.{rng.choice(['rank', 'big', 'big'])}", (e(CARD, d),))),
             (1, lambda: Node(INT, "{0}.mk", (e(CARD, d),))),  # a mark (per-card variable)
+            # choices of groups that share no card (`disjoint`), of groups built from subsets
+            (1, lambda: Node(INT, f"count(dp for dp in disjoint(list(ds for ds in subsets({{0}}, 1, 3) "
+                                  f"if sum(dx.rank for dx in ds) {rng.choice(['<', '>', '=='])} {{1}})))",
+                             (e(CARDS, d), e(INT, d)))),
+            (1, lambda: Node(INT, f"{rng.choice(['min', 'max'])}(sum(sum(dx.big for dx in dm) for dm in dp) "
+                                  "for dp in disjoint(list(ds for ds in subsets({0}, 2) if ds[0].name != ds[1].name)))",
+                             (e(CARDS, d),))),
+            (1, lambda: Node(INT, "sum(size(dp) for dp in disjoint(list(ds for ds in subsets({0}, 2, 3))))",
+                             (e(CARDS, d),))),
+            # the best choice (argmin / argmax of a choice), its groups walked; groups joined
+            (1, lambda: Node(INT, f"sum(sum(dx.rank for dx in dm) for dm in {rng.choice(['argmin', 'argmax'])}"
+                                  "(size(dp) * 100 - sum(size(dm) for dm in dp) for dp in disjoint("
+                                  "list(ds for ds in subsets({0}, 2) if ds[0].rank < ds[1].rank)"
+                                  " + list(ds for ds in subsets({1}, 1)))))",
+                             (e(CARDS, d), e(CARDS, d)))),
             (1, lambda: Node(INT, f"{{0}}.{rng.choice(['index', 'owner'])}", (e(PILE, d),))),
             (2, lambda: Node(INT, "of(b, {0})", (self.seat(d),))),
             (3, lambda: self.comprehension(rng.choice(["sum", "count", "min", "max"]), INT, d)),
@@ -329,6 +344,7 @@ class ExpressionGenerator:
                              (e(INT, d), e(INT, d)))),
             (2, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (e(STR, d), e(STR, d)))),
             (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (e(CARD, d), e(CARD, d)))),
+            (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['in', 'not in'])} {{1}})", (e(CARD, d), e(CARDS, d)))),
             (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})", (e(PILE, d), e(PILE, d)))),
             (1, lambda: Node(BOOL, f"({{0}} {rng.choice(['==', '!='])} {{1}})",
                              (self.built(INT, d), self.built(INT, d)))),
@@ -807,7 +823,7 @@ def _crashing_probe(folder: Path, items: list[Probe]) -> int | None:
 
 # Where compiled code may stop and Python play on (docs/native.md, "Errors"): its own bounds, and
 # an overflow in the middle of an expression (compiled code checks every step, Python the value kept).
-NATIVE_BOUNDS = ("a long range", "many subsets", "too many legal moves", "more legal moves than it keeps", "too many positions",
+NATIVE_BOUNDS = ("a long range", "many subsets", "many groups", "many choices of groups", "too many legal moves", "more legal moves than it keeps", "too many positions",
                  "more positions than", "too many selections", "more selections than", "more than 4 seats",
                  "a game longer than", "winners: a seat", "overflow")
 

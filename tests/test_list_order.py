@@ -13,41 +13,9 @@ import pytest
 
 from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
 
-from helpers import play_both_backends
+from helpers import VALUES, play_both_backends, value_of
 
 ORDER = Path(__file__).parent / "fixtures" / "lists" / "order.yaml"
-
-RULESET = """\
-ruleset: values
-players: 1
-deck: standard-52
-variables:
-  x: {initial: VALUE}
-  done: {initial: false}
-zones:
-  stock: {}
-  row: {count: 3}
-setup:
-  - take_deck: stock
-  - deal: {from: stock, to: row, counts: "i + 2", face: up}
-moves:
-  go:
-    do:
-      - set: {x: "EXPR", done: true}
-end:
-  when:
-    - if: "done"
-      result: won
-"""
-
-
-def value_of(tmp_path: Path, expr: str, initial: str = "0") -> Any:
-    path = tmp_path / "values.yaml"
-    path.write_text(RULESET.replace("EXPR", expr).replace("VALUE", initial))
-    game = load_ruleset(path).new_game(seed=1)
-    game.apply(game.legal_moves()[0])
-    return game.variable("x")
-
 
 @pytest.mark.parametrize("expr, initial, value", [
     ("sorted([3, -1, 2, 2])[0] * 100 + sorted([3, -1, 2, 2])[3]", "0", -97),
@@ -105,7 +73,7 @@ def test_both_backends_work_them_out_alike() -> None:
 ])
 def test_a_wrong_call_is_an_error_at_its_place(tmp_path: Path, expr: str, message: str) -> None:
     path = tmp_path / "values.yaml"
-    path.write_text(RULESET.replace("EXPR", expr).replace("VALUE", "0"))
+    path.write_text(VALUES.replace("EXPR", expr).replace("VALUE", "0"))
     with pytest.raises(RulesetError) as caught:
         load_ruleset(path)
     assert message in caught.value.message
@@ -118,7 +86,7 @@ def test_what_has_no_order_is_a_run_time_error_in_both_backends(tmp_path: Path, 
     from cardrules.native import NativeStop, Unsupported, native_backend
 
     path = tmp_path / "values.yaml"
-    path.write_text(RULESET.replace("EXPR", expr).replace("VALUE", "0"))
+    path.write_text(VALUES.replace("EXPR", expr).replace("VALUE", "0"))
     rules = load_ruleset(path)
     game = rules.new_game(seed=1)
     with pytest.raises(RulesetRuntimeError, match="sorted"):

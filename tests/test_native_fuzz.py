@@ -71,13 +71,15 @@ def test_the_generator_reaches_the_constructs_where_native_faults_were_found() -
     assert some(r"^count\(\(?(not |true|false|\w+\.face_up|\w+ (==|in) )")
     assert some(r"\((cards|run)\(\w+\) \+ ") and some(r"\((seats|range\(\d+\)|\[\]) \+ ")  # lists joined
     assert some(r".", ("mark",)) and some(r"\.mk\b") and some(r"\.ms\b")  # marks on cards, set and read
+    assert some(r"for dm in arg(min|max)\(") and some(r"\) \+ list\(ds for ds")  # the best choice; groups joined
+    assert some(r"\b\w+\) (not )?in cards\(")  # a card among cards
     # every kind of expression, every slot, every built-in
     kinds = {node.kind for p in _generated() for _, node in p.expr.nodes()}
     assert kinds == set(nf.KINDS)
     assert {slot for slot, _ in texts} == set(nf.SLOTS)
     for builtin in ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
                     "abs", "pairs", "of", "range", "argmin", "argmax", "list", "legal_moves", "subsets", "sorted",
-                    "unique", "index"):
+                    "unique", "index", "disjoint"):
         assert some(rf"\b{builtin}\("), builtin
 
 

@@ -325,7 +325,8 @@ def test_every_builtin_of_the_compiler_has_words(speaker: Speaker) -> None:
              "pairs": "all(a.rank == b.rank for a, b in pairs(cards))", "of": "of(hand, n)",
              "legal_moves": "legal_moves()", "range": "range(n)", "covered": "covered(src)",
              "subsets": "count(s for s in subsets(cards(src), 2) if size(s) == n)", "sorted": "sorted([n, 1])",
-             "unique": "unique(cards(src))", "index": "index(cards(src), card)"}
+             "unique": "unique(cards(src))", "index": "index(cards(src), card)",
+             "disjoint": "size(disjoint([[n], [1, n]]))"}
     assert set(calls) == set(_BUILTIN_NAMES)
     for name, text in calls.items():
         words = say(speaker, text)

@@ -54,6 +54,7 @@ MADE_BY: list[tuple[str, str]] = [
     ("card.rank", "card_attr"),
     ("top(stock).played_at", "card_variable"),
     ("held + held", "plus"),
+    ("disjoint([[1, 2], [2]])", "disjoint"),
     ("played_at + 1", "card_variable"),
     ("dst.index", "pile_attr"),
     ("held + 1", "check"),
@@ -193,3 +194,9 @@ def _walk(typed: Typed) -> Iterator[Typed]:
     yield typed
     for part in typed.args:
         yield from _walk(part)
+
+
+def test_every_kind_has_a_native_writer() -> None:
+    from cardrules.native.expressions import _LOWER
+
+    assert set(_LOWER) == set(KINDS)

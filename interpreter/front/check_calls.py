@@ -15,7 +15,8 @@ from .typed import Typed
 _FOLDED_RANGE = 1_000  # a range of constants up to this long is computed at load
 
 _BUILTIN_NAMES = ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                  "abs", "pairs", "of", "legal_moves", "range", "covered", "subsets", "sorted", "unique", "index")
+                  "abs", "pairs", "of", "legal_moves", "range", "covered", "subsets", "sorted", "unique", "index",
+                  "disjoint")
 
 
 class _CallChecker:
@@ -98,6 +99,10 @@ class _CallChecker:
             items = self.check(args[0], (PILE, CARDS, LIST))
             sizes = [self.check(a, (INT,)) for a in args[1:]]
             return Typed("subsets", SUBSETS if items.type in (PILE, CARDS) else SUBSETS_ANY, node, (items, *sizes))
+        if func == "disjoint":  # the choices of groups (lists) no two of which share an item
+            arity(1)
+            groups = self.check(args[0], (LIST,))
+            return Typed("disjoint", LIST, node, (groups,))
         if func == "abs":
             arity(1)
             arg = self.check(args[0], (INT,))

@@ -231,6 +231,11 @@ class PythonEmitter:
         call = "subsets_of_size" if len(sizes) == 1 else "subsets"
         return f"{call}({', '.join([self._listed(typed.args[0], items), *sizes])})"
 
+    def _disjoint(self, typed: Typed) -> str:
+        code = f"disjoint_groups({self.emit(typed.args[0])}, charge)"
+        self._may_fail(code, typed.node)
+        return code
+
     def _abs(self, typed: Typed) -> str:
         return f"abs({self.emit(typed.args[0])})"
 
@@ -341,6 +346,7 @@ _WRITERS: dict[str, Callable[[PythonEmitter, Typed], str]] = {
     "covered": PythonEmitter._covered, "size": PythonEmitter._size, "empty": PythonEmitter._empty,
     "end": PythonEmitter._end, "cards": PythonEmitter._cards, "run": PythonEmitter._run,
     "legal_moves": PythonEmitter._legal_moves, "pairs": PythonEmitter._pairs, "subsets": PythonEmitter._subsets,
+    "disjoint": PythonEmitter._disjoint,
     "abs": PythonEmitter._abs,
     "range": PythonEmitter._range, "best_of": PythonEmitter._best_of, "best": PythonEmitter._best,
     "list_count": PythonEmitter._list_count, "list_fold": PythonEmitter._list_fold,

@@ -187,6 +187,26 @@ def unique_items(values: Any) -> list[Any]:
     return list(kept.values())
 
 
+def disjoint_groups(groups: Any, charge: Any) -> list[list[Any]]:
+    """`disjoint(groups)`: every choice of the groups (lists) in which no two share an item (equal
+    as `==` says), each a list of the groups chosen in their order: the empty choice first, then
+    by the number of groups, and among choices of one number as `subsets` orders them. Only
+    choices that stay disjoint are extended, each group tried charged as a step of a loop."""
+    keys = [frozenset(_equal_key(item) for item in want_list(group)) for group in want_list(groups)]
+    found: list[tuple[int, ...]] = [()]
+    stack: list[tuple[tuple[int, ...], frozenset[Any]]] = [((), frozenset())]
+    while stack:
+        chosen, used = stack.pop()
+        start = chosen[-1] + 1 if chosen else 0
+        charge(range(start, len(keys)))
+        for i in range(start, len(keys)):
+            if keys[i].isdisjoint(used):
+                found.append(chosen + (i,))
+                stack.append((chosen + (i,), used | keys[i]))
+    found.sort(key=lambda chosen: (len(chosen), chosen))
+    return [[groups[i] for i in chosen] for chosen in charge(found)]
+
+
 def mark_of(V: Any, slot: int, card: int | None) -> Any:
     """A per-card variable's value on `card` (its values start at `slot`); none for no card."""
     return None if card is None else V[slot + card]
@@ -286,6 +306,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "sum": sum, "min": min,
     "max": max, "all": all, "any": any, "abs": abs, "face_up_run": face_up_run, "pairs": pairs, "subsets": Subsets,
     "subsets_of_size": subsets_of_size, "mark_of": mark_of,
+    "disjoint_groups": disjoint_groups,
     "None": None,
     "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,

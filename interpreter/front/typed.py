@@ -63,6 +63,8 @@ KINDS: dict[str, str] = {
     "list_count": "nothing: count(list), args (list,)",
     "sorted": "nothing: sorted(list), a new list of its numbers or strings in increasing order, args (list,)",
     "unique": "nothing: unique(list), a new list of its items without repeats, args (list,)",
+    "disjoint": "nothing: disjoint(groups), every choice of the groups no two of which share an item, "
+                "args (groups,)",
     "index_of": "nothing: index(list, item), where the item first is (none if nowhere), args (list, item)",
     "list_fold": "sum, all or any: of one list, args (list,)",
     "comprehension": "(func, names): args (iterable, element, condition?)",

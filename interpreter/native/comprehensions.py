@@ -48,6 +48,10 @@ class _Comprehensions(_Scope):
                 params += [f"a{i}", f"l{i}", f"h{i}"]
                 args += [value.arr, value.lo, value.hi]
                 inner[key] = _Val("cards", arr=f"a{i}", lo=f"l{i}", hi=f"h{i}")
+            elif value.type == "choice":  # a choice of groups: its bit mask, and the groups' rows
+                params += [f"p{i}", f"a{i}"]
+                args += [value.code, value.arr]
+                inner[key] = _Val("choice", f"p{i}", arr=f"a{i}")
             else:
                 params.append(f"p{i}")
                 args.append(value.code)
@@ -89,6 +93,18 @@ class _Comprehensions(_Scope):
             inner[("item", names[0])] = _Val("cards", arr=x, lo="0", hi=f"len({x})", container="list") \
                 if kind == "cards" else _Val(kind, x, container="list")
             item = None  # (argmin, argmax: a set is no item they give)
+        elif iterable.kind == "disjoint":
+            # every choice of the groups no two of which share an item (`front/runtime.disjoint_groups`),
+            # each a bit mask of the groups' rows
+            groups = self.lower(iterable.args[0], inner)
+            if groups.type != "groups":
+                raise self.no(f"disjoint() of {groups.type}")
+            x = self.fresh("x")
+            prelude += [f"    dg = {groups.code}", "    dc = disjoint_choices(dg)"]
+            lines += ["    for di in range(len(dc)):", f"        {x} = dc[di]"]
+            bound = "len(dc)"
+            inner[("item", names[0])] = _Val("choice", x, arr="dg")
+            item = (x, "choice")  # (argmin, argmax: the best choice's bit mask)
         elif written:  # a list written out: its items, in order (of one kind: numbers, strings, piles, cards
             kinds = {v.type for v in written}  # or truth values)
             if len(kinds) != 1 or not kinds <= {"int", "str", "pile", "card", "bool"}:
@@ -101,7 +117,14 @@ class _Comprehensions(_Scope):
         else:
             items = self.lower(iterable, inner)
             x = self.fresh("x")
-            if items.type == "piles" and len(names) == 1:
+            group = None  # walking groups (rows: a length, then the cards): the row of each
+            if items.type in ("groups", "choice") and len(names) == 1:
+                group = items.arr if items.type == "choice" else items.code
+                lines.append(f"    for {x} in range(len({group})):")
+                if items.type == "choice":  # the groups chosen
+                    lines.append(f"        if not ({items.code} >> {x}) & 1: continue")
+                element_type, bound = "cards", f"len({group})"
+            elif items.type == "piles" and len(names) == 1:
                 lines.append(f"    for {x} in {items.code}:")
                 element_type, bound = "pile", f"len({items.code})"
             elif items.type == "seats" and len(names) == 1:
@@ -128,9 +151,12 @@ class _Comprehensions(_Scope):
                 element_type, bound = "str" if items.type == "strs" else "int", "63"
             else:
                 raise self.no(f"a comprehension over {items.type}")
-            # (a list's number may be none)
-            inner[("item", names[0])] = _Val(element_type, x, maybe_none=items.type == "int_list")
-            item = (x, element_type)
+            if group is not None:  # each group as its cards
+                inner[("item", names[0])] = _Val("cards", arr=f"{group}[{x}]", lo="1", hi=f"1 + {group}[{x}, 0]")
+                item = None
+            else:  # (a list's number may be none)
+                inner[("item", names[0])] = _Val(element_type, x, maybe_none=items.type == "int_list")
+                item = (x, element_type)
         element = self.lower(element_tree, inner)
         condition = self._truth(condition_tree, inner) if condition_tree is not None else None
         body = "        "
@@ -173,6 +199,11 @@ class _Comprehensions(_Scope):
             lines.append(f"{body}if not found or v {better} acc: acc = v")
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
+        elif func == "list" and element.type == "cards":  # groups: a row each, its length, then its cards
+            lines += [f"{body}ga = {element.arr}; gl = {element.lo}; gh = {element.hi}",
+                      f"{body}if gh - gl > NC: raise Stop('a group longer than the deck')",
+                      f"{body}acc[count, 0] = gh - gl; acc[count, 1:1 + gh - gl] = ga[gl:gh]; count += 1"]
+            result, ret, type_ = f"np.empty(({bound}, NC + 1), dtype=np.int64); count = 0", "acc[:count]", "groups"
         elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
             of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list", "bool": "bool_list"}
             if element.type not in of:
@@ -181,22 +212,24 @@ class _Comprehensions(_Scope):
             result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", of[element.type]
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
-            if item is None or item[1] not in ("int", "card", "pile", "str"):
+            if item is None or item[1] not in ("int", "card", "pile", "str", "choice"):
                 raise self.no(f"{func}() of this kind of item")
             better = "<" if func == "argmin" else ">"
             lines.append(f"{body}v = {self.checked(element)}")
             lines.append(f"{body}if not found or v {better} key: key = v; acc = {item[0]}")
             lines.append(f"{body}found = True")
             type_ = item[1]
-            result, ret = {"card": "NOCARD", "str": "NO_STR"}.get(type_, "NO_INT"), "acc"
+            result, ret = {"card": "NOCARD", "str": "NO_STR", "choice": "0"}.get(type_, "NO_INT"), "acc"
         name = self.fresh("comp")
         head = ["@njit(cache=True)", f"def {name}(C, N, U, V, O, M{''.join(', ' + p for p in params)}):", *prelude,
                 f"    acc = {result}; found = False" + ("; key = 0" if func in ("argmin", "argmax") else "")]
         self.helpers.append("\n".join(head + lines + [f"    return {ret}", ""]))
         call = f"{name}(C, N, U, V, O, M{''.join(', ' + a for a in args)})"
+        if type_ == "choice":  # the best choice, among the groups the caller works out again (a pure function)
+            return _Val("choice", call, arr=self.lower(iterable.args[0], env).code)
         if type_ == "cards":  # (a pure function: called again for the window's end)
             return _Val("cards", arr=call, lo="0", hi=f"len({call})", container="list")
-        if func == "list":
+        if func == "list":  # (groups: their rows, a length then the cards each)
             return _Val(type_, call, container="list")
         return _Val(type_, call,
                     maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))

@@ -285,6 +285,13 @@ class _Emitter(_Lists):
             raise self.no(f"{typed.info}() of {arg.type}")
         return _int(f"list_sum({arg.code})")
 
+    def _disjoint(self, typed: Typed, env: Env) -> _Val:
+        """`disjoint(groups)` as a value (a comprehension walks it itself): its choices, bit masks of the groups."""
+        groups = self.lower(typed.args[0], env)
+        if groups.type != "groups":
+            raise self.no(f"disjoint() of {groups.type}")
+        return _Val("choices", f"disjoint_choices({groups.code})", arr=groups.code)
+
     def _plus(self, typed: Typed, env: Env) -> _Val:
         """`+` of two values of kinds the checker could not know: numbers added, lists joined, as
         the kinds lowered say."""
@@ -427,6 +434,8 @@ class _Emitter(_Lists):
             elif right.type == "range" and left.type in ("int", "none"):
                 x = self.as_type(left, "int").code
                 code = f"({x} != NO_INT and {right.lo} <= {x} < {right.hi})"
+            elif right.type == "cards" and left.type in ("card", "none"):  # a card among a list of cards
+                code = f"contains({right.arr}[{right.lo}:{right.hi}], {self.as_type(left, 'card').code})"
             elif right.type in LISTS and (left.type == LISTS[right.type]
                                           or left.type == "none" and right.type != "bool_list"):
                 code = f"contains({right.code}, {self.as_type(left, LISTS[right.type]).code})"
@@ -463,6 +472,6 @@ _LOWER: dict[str, Callable[[_Emitter, Typed, Env], _Val]] = {
     "best_of": _Emitter._best_of, "best": _Emitter._best, "list_count": _Emitter._list_count,
     "sorted": _Emitter._sorted, "unique": _Emitter._unique, "index_of": _Emitter._index_of,
     "list_fold": _Emitter._list_fold, "comprehension": _Emitter._comprehension, "and": _Emitter._logic,
-    "or": _Emitter._logic, "arith": _Emitter._arith, "join": _Emitter._join, "plus": _Emitter._plus, "compare": _Emitter._compare, "in": _Emitter._in,
+    "or": _Emitter._logic, "arith": _Emitter._arith, "join": _Emitter._join, "plus": _Emitter._plus, "disjoint": _Emitter._disjoint, "compare": _Emitter._compare, "in": _Emitter._in,
     "not": _Emitter._not, "neg": _Emitter._neg, "ternary": _Emitter._ternary, "list": _Emitter._list,
 }

@@ -102,6 +102,8 @@ class _Lists(_Comprehensions):
         """`a + b` of two lists: a new array of a's items then b's, of one kind of item (`[]`, of no
         kind, joins any), as Python's list of them."""
         left, right = (self._items(self.lower(a, env)) for a in typed.args)
+        if left.type == right.type == "groups":  # rows of the one width: the left's, then the right's
+            return _Val("groups", f"np.concatenate(({left.code}, {right.code}))", container="list")
         if _written_empty(left) and right.type in ITEMS:  # (`[]` lowers as numbers of no kind)
             left = _empty(right.type)
         if _written_empty(right) and left.type in ITEMS:
@@ -168,6 +170,10 @@ class _Lists(_Comprehensions):
             return f"max(0, {arg.hi} - ({arg.lo}))"
         if arg.type == "seats":
             return arg.code
+        if arg.type in ("groups", "choices"):
+            return f"len({arg.code})"
+        if arg.type == "choice":
+            return f"popcount({arg.code})"
         raise self.no(f"{func}() of {arg.type}")
 
     def _size(self, typed: Typed, env: Env) -> _Val:

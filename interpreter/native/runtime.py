@@ -180,6 +180,79 @@ def subset_items(items, idx, k):
     return chosen
 
 
+# `disjoint(groups)`: at most this many groups (a choice is a bit mask of them), and groups tried
+# while choosing; past either, compiled code stops and the Python backend (which counts its
+# steps) computes it, as for many subsets.
+DISJOINT_GROUPS = 62
+DISJOINT_LIMIT = 10000
+
+
+@njit(cache=True)
+def disjoint_choices(G):
+    """`disjoint(groups)` of the groups in G (a row each: its length, then its items): every choice
+    of them no two of which share an item, as a bit mask of the groups, in Python's order (the
+    empty choice, then by the number of groups, each number in the order of the groups' places);
+    only choices that stay disjoint are extended."""
+    n = len(G)
+    if n > DISJOINT_GROUPS:
+        raise Stop("many groups")
+    clash = np.zeros(n, dtype=np.int64)  # the groups that share an item with each
+    for g in range(n):
+        for h in range(g + 1, n):
+            shared = False
+            for a in range(1, 1 + G[g, 0]):
+                for b in range(1, 1 + G[h, 0]):
+                    if G[g, a] == G[h, b]:
+                        shared = True
+            if shared:
+                clash[g] |= 1 << h
+                clash[h] |= 1 << g
+    out = np.zeros(16, dtype=np.int64)
+    m = 1  # the empty choice
+    idx = np.empty(n + 1, dtype=np.int64)
+    chosen = np.zeros(n + 1, dtype=np.int64)
+    tries = 0
+    for k in range(1, n + 1):
+        found = 0
+        d = 0
+        idx[0] = -1
+        while d >= 0:
+            g = idx[d] + 1
+            while g <= n - (k - d) and chosen[d] & clash[g] != 0:
+                g += 1
+                tries += 1
+            tries += 1
+            if tries > DISJOINT_LIMIT:
+                raise Stop("many choices of groups")
+            if g > n - (k - d):
+                d -= 1
+                continue
+            idx[d] = g
+            if d == k - 1:
+                if m == len(out):
+                    out = np.concatenate((out, np.zeros(m, dtype=np.int64)))
+                out[m] = chosen[d] | (1 << g)
+                m += 1
+                found += 1
+            else:
+                chosen[d + 1] = chosen[d] | (1 << g)
+                d += 1
+                idx[d] = g
+        if found == 0:
+            break
+    return out[:m]
+
+
+@njit(cache=True)
+def popcount(x):
+    """The number of bits set in x (x >= 0): the groups of a choice."""
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
 @njit(cache=True)
 def clip(i, lo, hi):
     """A slice bound `i` of the window lo..hi (Python's: negative from the end, clamped) as an index."""

@@ -129,6 +129,8 @@ class Speaker(SpeakerBase):
             return self._not(f"the absolute value of {one}", neg)
         if func == "sorted" and len(args) == 1:
             return self._not(f"the items of {one} in increasing order", neg)
+        if func == "disjoint" and len(args) == 1:
+            return self._not(f"the choices among {one} of groups no two of which share an item", neg)
         if func == "unique" and len(args) == 1:
             return self._not(f"the items of {one} without repeats", neg)
         if func == "index" and len(args) == 2:
