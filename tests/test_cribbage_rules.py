@@ -15,7 +15,7 @@ from typing import Any
 
 from cardrules import load_ruleset
 from cardrules.agents.bots import make_bot
-from helpers import pile, play_both_backends
+from helpers import pile
 
 DECK = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
 PONE, DEALER = 0, 1
@@ -276,12 +276,7 @@ def test_the_reference_count_gives_the_known_hands() -> None:
     assert shown(["2H", "4H", "6H", "8H"], "9C") == 4 + 4 and shown(["2H", "4H", "6H", "8H"], "9C", crib=True) == 4
 
 
-# -- both backends, the bots, the rules in words -------------------------------------------------
-
-def test_both_backends_play_cribbage_alike() -> None:
-    games = play_both_backends(rules_for(31), range(3))
-    assert all(game.is_over and max(points(game)) >= 31 for game in games)
-
+# -- the bots, the rules in words (tests/test_native.py plays every bundled ruleset in both backends) -------------------------------------------------
 
 def test_greedy_seats_beat_random_ones() -> None:
     rules = rules_for(61)

@@ -16,7 +16,7 @@ from typing import Any
 
 from cardrules import load_ruleset
 from cardrules.agents.bots import make_bot
-from helpers import pile, play_both_backends
+from helpers import pile
 
 DECK = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
 PONE, DEALER = 0, 1
@@ -190,12 +190,7 @@ def test_the_match_ends_with_the_hand_that_reaches_the_target() -> None:
     assert game.is_over and game.winners() == [PONE] and game.reason == "a player reached the target"
 
 
-# -- both backends, the bots, the rules in words ---------------------------------------------------
-
-def test_both_backends_play_gin_rummy_alike() -> None:
-    games = play_both_backends(rules_for(target=10, knock=10), range(3))
-    assert all(game.is_over or len(game.history) > 0 for game in games)
-
+# -- the bots, the rules in words (tests/test_native.py plays gin-rummy in both backends, knocks included)
 
 def test_greedy_seats_beat_random_ones() -> None:
     rules = rules_for(target=25)

@@ -183,8 +183,10 @@ def test_with_and_random_mark_a_card_named_by_an_expression(tmp_path: Path) -> N
 def test_marks_written_wrong_are_errors_where_they_are_written(tmp_path: Path, old: str, new: str,
                                                                 message: str | None, where: str | None) -> None:
     path = variant(tmp_path, old, new)
-    if message is None:
-        play_both_backends(load_ruleset(path), range(2))
+    if message is None:  # written right: it loads and plays
+        game = load_ruleset(path).new_game(seed=1)
+        while not game.is_over:
+            game.apply(game.legal_moves()[0])
         return
     error = load_error(path)
     assert message in error.message and where is not None
