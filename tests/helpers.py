@@ -166,3 +166,20 @@ def score_changes(game: Any, move: Any, variable: str = "score") -> list[int]:
     before = [game.variable(variable, s) for s in range(game.players)]
     game.apply(move)
     return [game.variable(variable, s) - b for s, b in enumerate(before)]
+
+
+def refuses_unkept_seeds(rules: Any) -> Any:
+    """The native backend of `rules`, which draws chance in play, checked not to start a game from
+    a seed compiled code cannot keep (-7: Python draws from the seed as it is, compiled code keeps
+    64 bits, 0 to 2**64 - 1), so that the Python backend plays it."""
+    import pytest
+
+    from cardrules.native import NativeStop, native_backend
+
+    native = native_backend(rules)
+    assert native.draws_chance
+    with pytest.raises(NativeStop, match="chance seed"):
+        native.start(rules.new_game(seed=-7))
+    with pytest.raises(NativeStop, match="chance seed"):
+        native.deal(-7)
+    return native

@@ -19,6 +19,7 @@ from cardrules.native import NativeStop, native_backend
 from cardrules.native import runtime as rt
 from cardrules.native.compare import Mismatch, compare_deal
 from cardrules.native.values import seed_words
+from helpers import refuses_unkept_seeds
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -152,15 +153,8 @@ score: "top(waste).rank"
 
 
 def test_a_negative_seed_where_compiled_code_draws_chance_is_played_in_python(tmp_path: Path) -> None:
-    # Python draws a shuffle's order from the seed as it is (-7); compiled code keeps 64 bits,
-    # 0 to 2**64 - 1, so it does not start such a game: the Python backend plays it.
     rules = load_ruleset(_write(tmp_path, "reshuffle", SHUFFLED_IN_PLAY))
-    native = native_backend(rules)
-    assert native.draws_chance
-    with pytest.raises(NativeStop, match="chance seed"):
-        native.start(rules.new_game(seed=-7))
-    with pytest.raises(NativeStop, match="chance seed"):
-        native.deal(-7)
+    native = refuses_unkept_seeds(rules)  # (a shuffle's order drawn from the seed)
     position = native.deal(7)  # (a seed compiled code keeps: the same game as Python's)
     game = rules.new_game(seed=7)
     while not game.is_over:

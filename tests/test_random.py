@@ -13,7 +13,7 @@ import pytest
 
 from cardrules import RulesetError, RulesetRuntimeError, load_ruleset
 
-from helpers import play_both_backends
+from helpers import play_both_backends, refuses_unkept_seeds
 
 DICE = Path(__file__).parent / "fixtures" / "chance" / "dice.yaml"
 TEXT = DICE.read_text()
@@ -118,14 +118,5 @@ def test_a_draw_needs_a_list_and_the_solver_refuses_it_in_play(tmp_path: Path) -
 
 
 def test_compiled_code_does_not_start_a_game_whose_seed_it_cannot_keep() -> None:
-    # Python draws from the seed as it is (-7); compiled code keeps 64 bits, so a ruleset that draws
-    # in play is not started natively from such a seed (the Python backend plays it), as for shuffles.
-    from cardrules.native import NativeStop, native_backend
-
-    rules = load_ruleset(DICE)
-    native = native_backend(rules)
-    assert native.draws_chance
-    with pytest.raises(NativeStop, match="chance seed"):
-        native.start(rules.new_game(seed=-7))
-    with pytest.raises(NativeStop, match="chance seed"):
-        native.deal(-7)
+    # a ruleset that draws in play, as one that shuffles (tests/test_native_deal.py)
+    refuses_unkept_seeds(load_ruleset(DICE))

@@ -138,13 +138,10 @@ def view_key(game: Game, seat: int) -> tuple[Any, ...]:
     visible = game.visible
     piles = tuple(tuple(card if visible(card, p, seat) else -1 for card in pile) for p, pile in enumerate(S.piles))
     values = list(S.vars)
-    marks = game.rules.mark_slots
-    if marks:  # the marks on a card the seat cannot see are as unseen as the card
-        for p, pile in enumerate(S.piles):
-            for card in pile:
-                if not visible(card, p, seat):
-                    for first in marks:
-                        values[first + card] = -1
+    if game.rules.mark_slots:  # the marks on a card the seat cannot see are as unseen as the card
+        unseen = (card for p, pile in enumerate(S.piles) for card in pile if not visible(card, p, seat))
+        for slot in game.rules.marks_on(unseen):
+            values[slot] = -1
     return piles, tuple(values), S.current, S.phase
 
 

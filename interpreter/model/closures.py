@@ -51,14 +51,11 @@ def _a_seat_of(S: Any, seat: int, effect: str, pos: SourcePos) -> int:
 
 
 def checked_mark(value: Any, pos: SourcePos | None) -> Any:
-    """A value for a mark on a card (a per-card variable): a number, a truth value, a string or
-    none; anything else is an error of the game at `pos`."""
-    if value is None or isinstance(value, (bool, str)) or (isinstance(value, int) and INT_MIN <= value <= INT_MAX):
-        return value
-    if isinstance(value, int):
+    """A mark's starting value (a per-card variable's `initial`, typed a number, a truth value or a
+    string at load): a number past the 64-bit range is an error of the game at `pos`."""
+    if type(value) is int and not INT_MIN <= value <= INT_MAX:
         raise RulesetRuntimeError(f"the value is outside the 64-bit range ({INT_MIN} to {INT_MAX})", pos)
-    raise RulesetRuntimeError(f"a per_card variable holds a number, a truth value, a string or none, "
-                              f"not {type(value).__name__ if not isinstance(value, (list, tuple)) else 'a list'}", pos)
+    return value
 
 
 def _repeat_limit(name: str, pos: SourcePos) -> Callable[[], None]:

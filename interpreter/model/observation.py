@@ -118,9 +118,9 @@ class ObservationLayout:
             indexes.append(sizes_at + pile)
             values.append(len(cards) / n)
         start = self.offsets["variables"]
-        marks = [range(first, first + self.cards) for first in rules.mark_slots]
+        unseen_marks = rules.marks_on(unseen)
         for slot, value in enumerate(state.vars):
-            if marks and any(slot in cards and slot - cards.start in unseen for cards in marks):
+            if slot in unseen_marks:
                 continue
             if value is None:
                 indexes.append(start + 2 * slot + 1)

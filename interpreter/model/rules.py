@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..front.compiler import BOOL, CARD, CARDS, INT, PILE, Meter
 from ..front.decks import Deck
@@ -339,10 +339,15 @@ class Ruleset:
         return self.game_backend.game(self, seed=seed, deal=deal, players=players, persisted=persisted,
                                       max_moves=max_moves)
 
-    @property
+    @cached_property
     def mark_slots(self) -> tuple[int, ...]:
-        """The first slot of each per-card variable (card c's value is at first + c)."""
+        """The first slot of each per-card variable (card c's value is at first + c), found when first
+        asked for (the variables are built by then)."""
         return tuple(v.slot for v in self.variables.values() if v.per_card)
+
+    def marks_on(self, cards: Iterable[int]) -> set[int]:
+        """The slots of every mark on these cards: what a seat that cannot see them does not see."""
+        return {first + card for first in self.mark_slots for card in cards}
 
     def persistent_variables(self) -> list[str]:
         return [v.name for v in self.variables.values() if v.persist]
