@@ -78,7 +78,7 @@ def test_the_generator_reaches_the_constructs_where_native_faults_were_found() -
     assert kinds == set(nf.KINDS)
     assert {slot for slot, _ in texts} == set(nf.SLOTS)
     for builtin in ("size", "empty", "top", "bottom", "cards", "run", "min", "max", "sum", "count", "all", "any",
-                    "abs", "pairs", "of", "range", "argmin", "argmax", "list", "legal_moves", "subsets", "sorted",
+                    "abs", "pairs", "of", "range", "argmin", "argmax", "argsort", "list", "legal_moves", "subsets", "sorted",
                     "unique", "index", "disjoint"):
         assert some(rf"\b{builtin}\("), builtin
 

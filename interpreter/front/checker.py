@@ -249,9 +249,9 @@ class Checker(_CallChecker):
                                    node.pos)
             return Typed(node.func, listed.type, node, (listed,), total=node.func == "unique" and listed.total,
                          none=False)
-        if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax"):
+        if node.func not in ("all", "any", "sum", "count", "min", "max", "list", "argmin", "argmax", "argsort"):
             raise CompileError(f"'{node.func}(... for ...)' is not allowed: use all, any, sum, count, min, max, "
-                               f"argmin, argmax, list, sorted or unique", node.pos)
+                               f"argmin, argmax, argsort, list, sorted or unique", node.pos)
         iterable = self.check(node.iterable, (PILES, CARDS, LIST, PAIRS, PAIRS_ANY, SUBSETS, SUBSETS_ANY))
         iterable = Typed("iterate", iterable.type, node.iterable, (iterable,))  # each step counts (limits.MAX_STEPS)
         if iterable.type in (PAIRS, PAIRS_ANY):
@@ -271,16 +271,19 @@ class Checker(_CallChecker):
             items.append(item.info)
         try:
             element = self.check(node.element, {"all": (BOOL,), "any": (BOOL,), "sum": (INT,), "min": (INT, STR),
-                                                "max": (INT, STR), "argmin": (INT,), "argmax": (INT,)}.get(node.func))
+                                                "max": (INT, STR), "argmin": (INT,), "argmax": (INT,),
+                                                "argsort": (INT,)}.get(node.func))
             condition = self.check(node.condition, (BOOL,)) if node.condition is not None else None
         finally:
             self._locals = saved
-        if node.func in ("argmin", "argmax") and len(items) != 1:
+        if node.func in ("argmin", "argmax", "argsort") and len(items) != 1:
             raise CompileError(f"{node.func}(...) gives one item: it cannot unpack pairs(...)", node.iterable.pos)
         args = (iterable, element) if condition is None else (iterable, element, condition)
         type_ = {"count": INT, "sum": INT, "all": BOOL, "any": BOOL, "min": element.type, "max": element.type,
                  "argmin": element_types[0], "argmax": element_types[0],
-                 "list": CARDS if element.type == CARD else PILES if element.type == PILE else LIST}[node.func]
+                 "list": CARDS if element.type == CARD else PILES if element.type == PILE else LIST,
+                 "argsort": CARDS if element_types[0] == CARD else PILES if element_types[0] == PILE else LIST
+                 }[node.func]
         return Typed("comprehension", type_, node, args, (node.func, tuple(items)))
 
     # -- operators -------------------------------------------------------------------------

@@ -284,6 +284,9 @@ class PythonEmitter:
         if func in ("argmin", "argmax"):  # the first item whose number is the lowest / highest
             keyed = f"(({element}), {target}) for {target} in {iterable}{filter_}"
             return f"arg_best(({keyed}), {func == 'argmax'})"
+        if func == "argsort":  # the items in the order of their numbers, equal ones as they came
+            keyed = f"(({element}), {target}) for {target} in {iterable}{filter_}"
+            return f"arg_sorted({keyed})"
         if func in ("all", "any") and condition is None and len(items) == 1 and typed.args[1].total:
             unrolled = _unrolled(func, iterable, target, element)
             if unrolled is not None:

@@ -295,6 +295,16 @@ def arg_best(keyed: Any, highest: bool) -> Any:
     return best
 
 
+def arg_sorted(keyed: Any) -> list[Any]:
+    """`argsort`: the items in increasing order of their keys, items of equal keys in the order
+    they came (a stable sort)."""
+    pairs = list(keyed)
+    for key, _ in pairs:
+        if key is None:  # as argmin: `none` has no order
+            raise TypeError("'<' not supported between instances of 'NoneType' and 'int'")
+    return [item for _, item in sorted(pairs, key=lambda pair: pair[0])]
+
+
 def over_steps() -> None:
     """A generated enumerator went past its budget of steps."""
     raise StepLimitError(f"more than {MAX_STEPS:,} steps (loops over piles and cards) in one listing of the legal "
@@ -308,7 +318,7 @@ RUNTIME_GLOBALS: dict[str, Any] = {
     "subsets_of_size": subsets_of_size, "mark_of": mark_of,
     "disjoint_groups": disjoint_groups,
     "None": None,
-    "power": power, "int_range": int_range, "arg_best": arg_best, "seat_index": seat_index,
+    "power": power, "int_range": int_range, "arg_best": arg_best, "arg_sorted": arg_sorted, "seat_index": seat_index,
     "want_int": want_int, "want_bool": want_bool, "want_str": want_str, "want_list": want_list,
     "want_container": want_container, "want_ints": want_ints, "want_bools": want_bools, "end_item": end_item, "join": join,
     "sorted_list": sorted_list, "plus": plus, "unique_items": unique_items, "index_of": index_of,

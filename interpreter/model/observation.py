@@ -165,8 +165,10 @@ def information_state_string(game: Any, seat: int) -> str:
         replay.undo()
     lines = [observation_string(replay, seat)]
     texts = game.record(seat)
-    for move, text in zip(game.history, texts):
+    for index, (move, text) in enumerate(zip(game.history, texts)):
         replay.apply(move)
+        for outcome in game.chance_log.get(index, ()):  # explicit chance: the outcomes chosen then
+            replay.apply_chance(outcome)
         lines.append(f"{text} {observation_string(replay, seat)}")
     if game.state.over and not replay.state.over:  # ended by `Game.finish` (a player quit)
         lines.append(f"finish {observation_string(game, seat)}")

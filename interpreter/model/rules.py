@@ -328,16 +328,19 @@ class Ruleset:
         return ObservationLayout(self)
 
     def new_game(self, seed: int | None = None, deal: list[str] | str | None = None, players: int | None = None,
-                 persisted: dict[str, Any] | None = None, max_moves: int | None = None) -> "Any":
+                 persisted: dict[str, Any] | None = None, max_moves: int | None = None,
+                 explicit_chance: bool = False) -> "Any":
         """Start a game from a seed (shuffled deck) or an explicit deal (card codes, top of the deck first).
 
         `persisted` gives the values of `persist` variables kept from earlier games; `max_moves`
-        overrides the ruleset's move limit (simulations use a lower one).
+        overrides the ruleset's move limit (simulations use a lower one). With `explicit_chance`,
+        the game stops at each draw of chance during play for its caller to choose the outcome
+        (chance nodes: python/chance_nodes.py).
         """
         if self.game_backend is None:
             raise ArgumentError("this ruleset was built for no backend that plays games")
         return self.game_backend.game(self, seed=seed, deal=deal, players=players, persisted=persisted,
-                                      max_moves=max_moves)
+                                      max_moves=max_moves, explicit_chance=explicit_chance)
 
     @cached_property
     def mark_slots(self) -> tuple[int, ...]:

@@ -1,5 +1,5 @@
 """Lowering, part 2a: a comprehension (`sum(x for x in ...)`, `list(...)`, `min`, `count`,
-`argmin`, `argmax` and the rest) of a typed tree (front/typed.py) as a compiled function of its
+`argmin`, `argmax`, `argsort` and the rest) of a typed tree (front/typed.py) as a compiled function of its
 own, checked as the Python backend checks it; the base of the expressions (expressions.py).
 """
 
@@ -210,6 +210,14 @@ class _Comprehensions(_Scope):
                 raise self.no(f"a list of {element.type} built by list(... for ...)")
             lines.append(f"{body}acc[count] = {element.code}; count += 1")
             result, ret, type_ = f"np.empty({bound}, dtype=np.int64); count = 0", "acc[:count]", of[element.type]
+        elif func == "argsort":  # the items and their numbers, then sorted stably by the numbers
+            self._want(element, "int")
+            of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list"}
+            if item is None or item[1] not in of:
+                raise self.no("argsort() of this kind of item")
+            lines.append(f"{body}keys[count] = {self.checked(element)}; acc[count] = {item[0]}; count += 1")
+            result = f"np.empty({bound}, dtype=np.int64); keys = np.empty({bound}, dtype=np.int64); count = 0"
+            ret, type_ = "acc[:count][np.argsort(keys[:count], kind='mergesort')]", of[item[1]]
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
             if item is None or item[1] not in ("int", "card", "pile", "str", "choice"):
@@ -229,7 +237,7 @@ class _Comprehensions(_Scope):
             return _Val("choice", call, arr=self.lower(iterable.args[0], env).code)
         if type_ == "cards":  # (a pure function: called again for the window's end)
             return _Val("cards", arr=call, lo="0", hi=f"len({call})", container="list")
-        if func == "list":  # (groups: their rows, a length then the cards each)
+        if func in ("list", "argsort"):  # (groups: their rows, a length then the cards each)
             return _Val(type_, call, container="list")
         return _Val(type_, call,
                     maybe_none=func in ("min", "max") or type_ in ("int", "pile") and func in ("argmin", "argmax"))

@@ -34,7 +34,10 @@ class AgentInterface(GameCore):
         return self.rules.actions.number(move, move.actor if move.actor >= 0 else self.state.current)
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
-        """The action numbers of `legal_moves(seat)`, in the same order."""
+        """The action numbers of `legal_moves(seat)`, in the same order; at a chance node, as in
+        OpenSpiel, the numbers of its outcomes (`chance_outcomes`), for `apply_action`."""
+        if self._chance is not None:
+            return list(range(len(self._chance.items)))
         return list(self._numbered_listing(seat)[1])
 
     def _numbered_listing(self, seat: int | None) -> tuple[list[Move], list[int]]:
@@ -66,7 +69,11 @@ class AgentInterface(GameCore):
             raise IllegalMoveError(f"action {action} (a '{name}' move) is not legal now") from None
 
     def apply_action(self, action: int, seat: int | None = None) -> None:
-        """Apply the legal move whose action number is `action` (see `action_move`)."""
+        """Apply the legal move whose action number is `action` (see `action_move`); at a chance
+        node, choose the outcome numbered `action` (`apply_chance`)."""
+        if self._chance is not None:
+            self.apply_chance(action)
+            return
         self.apply(self.action_move(action, seat))
 
     # -- observations for agents (model/observation.py) --------------------------------------------
@@ -168,6 +175,8 @@ class AgentInterface(GameCore):
         # The shuffles still to come are as unknown to the seat as the hidden cards: a new seed for
         # them from `rng`, and no seed of the real game kept on the copy.
         S.chance = rng.getrandbits(64)
+        S.outcomes = None  # (the copy's draws come from that seed, even under explicit chance)
+        other._chance, other.chance_log = None, {}
         other.seed = None
         other._texts = {}  # the real game's record texts name cards the seat may not know
         other._seen, other._keys = {}, []  # positions seen hold the real cards: forgotten

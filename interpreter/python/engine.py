@@ -29,6 +29,7 @@ from ..model.persisted import value_problem
 from ..model.closures import checked_mark, runtime_error
 from ..model.rules import Ruleset
 from .agent_interface import AgentInterface
+from .chance_nodes import SETUP, ChanceNodes
 from .game_core import as_whole, is_whole, move_text, not_a_move, shown_value
 from .game_end import GameEnd
 from .legal_moves import LegalMoves
@@ -84,13 +85,15 @@ def _check_setup(seed: Any, deal: Any, players: Any, persisted: Any, max_moves: 
         raise SetupError(f"max_moves is a whole number of moves, 0 or more, not {shown_value(max_moves)}")
 
 
-class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
+class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ChanceNodes, ResultsAndViews):
     """One game of a ruleset: start it from a seed or an explicit deal, then apply moves."""
 
     def __init__(self, rules: Ruleset, seed: int | None = None, deal: list[str] | str | None = None,
                  players: int | None = None, persisted: dict[str, Any] | None = None,
-                 max_moves: int | None = None) -> None:
+                 max_moves: int | None = None, explicit_chance: bool = False) -> None:
         _check_setup(seed, deal, players, persisted, max_moves)
+        if not isinstance(explicit_chance, bool):
+            raise SetupError(f"explicit_chance is true or false, not {explicit_chance!r}")
         seed, players, max_moves = (as_whole(value) for value in (seed, players, max_moves))  # numpy ints as ints
         self.rules = rules
         rules.meter.reset()  # the setup's steps (limits.MAX_STEPS), as every unit of work below
@@ -147,6 +150,19 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
                         value = saved[p]
                 S.vars[variable.slot + p] = value
         self.persisted_start = self.persistent_values()  # before setup
+        self._chance, self.chance_log = None, {}
+        self._seen, self._keys = {}, []  # (set again by `_set_up`: a chance node may come first)
+        self._cycle, self._cycle_begin, self._cycle_stack = None, None, []
+        if explicit_chance:  # the caller chooses each draw's outcome (python/chance_nodes.py)
+            S.outcomes = []
+            self._decided(SETUP, (), None, True)
+        else:
+            self._set_up()
+
+    def _set_up(self) -> None:
+        """The setup's effects, the `at_start` triggers, the first turn: the game as dealt."""
+        rules, S = self.rules, self.state
+        rules.meter.reset()
         env = {"player": 0}
         try:
             for effect in rules.setup:
@@ -244,7 +260,16 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
         used; an `end` effect has ended the game already. Not with `end.repeat`.
 
         The move must come from this game's `legal_moves()` (or from a `clone` or `determinize`d
-        copy's); a move of another game, or of another ruleset, is refused."""
+        copy's); a move of another game, or of another ruleset, is refused.
+
+        Under explicit chance, a move that meets a draw of chance stops there and is taken back:
+        the game waits at a chance node for `apply_chance` (python/chance_nodes.py)."""
+        if self.state.outcomes is not None:
+            self._apply_chosen(move, settle)
+        else:
+            self._apply(move, settle)
+
+    def _apply(self, move: Move, settle: bool) -> None:
         if not isinstance(move, Move):
             raise IllegalMoveError(not_a_move(move))
         rules = self.rules
@@ -442,12 +467,17 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
         position it goes back to passes them as `legal`, so they are not listed again (and
         `apply` finds its next move among them by identity)."""
         S = self.state
+        if self._chance is not None and self._chance.move is not None:  # a move waiting for chance: not made
+            self._chance = None
+            self._legal, self._seat_legal = legal, {}
+            return
         if not S.marks:
             raise IllegalMoveError("there is no move to undo")
         S.undo_to(S.marks.pop())
         self._listed = None
         if self.history and len(self.history) > len(S.marks):
             self.history.pop()
+            self.chance_log.pop(len(self.history), None)
             if self._knowers:
                 self._knowers.pop(len(self.history), None)
             if self.rules.repeat is not None:
@@ -475,6 +505,7 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ResultsAndViews):
         other._numbered = None
         other._texts = self._texts
         other.persisted_start = self.persisted_start
+        other._chance, other.chance_log = self._chance, dict(self.chance_log)
         return other
 
     # -- moves explained (beside `parse_move`, python/agent_interface.py; here as python/explain.py,

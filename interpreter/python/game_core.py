@@ -6,6 +6,7 @@ agent_interface.py, results.py) over it."""
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from ..base.errors import ArgumentError, IllegalMoveError, printable
@@ -50,6 +51,17 @@ def not_a_move(value: Any) -> str:
     return f"apply takes a Move (one of game.legal_moves()), not {shown_value(value)}"
 
 
+@dataclass(frozen=True)
+class PendingChance:
+    """A draw of chance waiting for its outcome (python/chance_nodes.py): the move it belongs to
+    (None: the setup), the outcomes already chosen for that move's earlier draws, and the items
+    the draw picks among."""
+
+    move: Move | None
+    chosen: tuple[int, ...]
+    items: tuple[Any, ...]
+
+
 class GameCore:
     """The attributes of a game (set by `Game.__init__` and `Game.clone`) and what every part of it reads."""
 
@@ -84,6 +96,10 @@ class GameCore:
     _cycle: tuple[frozenset[Any], bool] | None
     _cycle_begin: tuple[Any, bool] | None
     _cycle_stack: list[tuple[int, tuple[frozenset[Any], bool] | None]]
+    # Explicit chance (python/chance_nodes.py): the draw waiting for the caller's outcome, or None;
+    # and by history index (-1: the setup), the outcomes the caller chose for that move's draws.
+    _chance: PendingChance | None
+    chance_log: dict[int, tuple[int, ...]]
 
     # -- made by the other parts ------------------------------------------------------------
 
@@ -98,6 +114,9 @@ class GameCore:
 
     def clone(self) -> Self:
         raise NotImplementedError  # python/engine.py
+
+    def apply_chance(self, outcome: int) -> None:
+        raise NotImplementedError  # python/chance_nodes.py
 
     def parse_move(self, text: str, seat: int | None = None) -> Move:
         raise NotImplementedError  # python/agent_interface.py

@@ -17,8 +17,11 @@ class LegalMoves(GameCore):
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """The legal moves of the seat to act, or of `seat`. In a turn-based game a seat that is not
-        to act has none; in a simultaneous game every seat has its own at any moment."""
+        to act has none; in a simultaneous game every seat has its own at any moment. At a chance
+        node (python/chance_nodes.py) no seat has any."""
         S = self.state
+        if self._chance is not None:
+            return []
         if seat is None or seat == S.current:
             if self._legal is None:
                 self._legal = self._enumerate()

@@ -22,12 +22,22 @@ EVERY_SEAT = -1
 Asking = tuple[int, int, int, tuple[int, ...], int]
 
 
+class ChanceNeeded(BaseException):
+    """A draw of chance met under explicit chance with no outcome chosen for it: the move (or the
+    setup) is taken back, and the game waits at a chance node (`Game.chance_outcomes`). A
+    BaseException, so that no rule's own error handling mistakes it for a failure."""
+
+    def __init__(self, items: list[Any]) -> None:
+        super().__init__("a draw of chance waits for its outcome")
+        self.items = items
+
+
 class State:
     """The mutable part of a game. Every mutation is journaled for undo."""
 
     __slots__ = ("piles", "up", "vars", "current", "phase", "frames", "over", "outcome", "reason", "winners",
                  "journal", "marks", "deck_order", "players", "lister", "next_seat", "direction", "chance",
-                 "shuffles", "known", "sees", "owners", "asking", "named", "named_seers")
+                 "shuffles", "known", "sees", "owners", "asking", "named", "named_seers", "outcomes")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         self.piles: list[list[int]] = [[] for _ in range(rules.pile_count)]
@@ -44,6 +54,10 @@ class State:
         self.asking: Asking | None = None
         self.chance = 0      # the seed of the shuffles made after the deal (`shuffle`)
         self.shuffles = 0    # how many of them have been made: the next one's place in that seed's stream
+        # Explicit chance (`Game(explicit_chance=True)`): the outcomes the caller chose for the draws
+        # of the move under way (`random`, `place: random`), taken in order; a draw with none left
+        # stops the move (`ChanceNeeded`). None: every draw comes from the `chance` seed.
+        self.outcomes: list[int] | None = None
         # By card, the seats (a bit each) that know it where they could not see it: shown to them
         # (`show`), or seen by them before it moved out of their sight (a card passed face down;
         # a card every seat saw, as a trick gathered face down: `EVERY_SEAT`).
@@ -77,6 +91,7 @@ class State:
         other.next_seat, other.direction = self.next_seat, self.direction
         other.asking = self.asking
         other.chance, other.shuffles = self.chance, self.shuffles
+        other.outcomes = None if self.outcomes is None else []
         other.known = list(self.known) if self.known is not None else None
         other.sees, other.owners = self.sees, self.owners
         other.named, other.named_seers = (), None
@@ -195,12 +210,20 @@ class State:
         if n <= 0:
             return
         rest, packet = old[:len(old) - n], old[len(old) - n:]
-        at = self._draw().randint(0, len(rest))
+        at = self.chance_index(len(rest) + 1, list(range(len(rest) + 1)))
         self._rearrange(pile, rest[:at] + packet + rest[at:], packet)
 
-    def chance_index(self, n: int) -> int:
-        """A place among `n` (`random`), alike likely each: the game's next draw of chance."""
-        return self._draw().randrange(n)
+    def chance_index(self, n: int, items: list[Any]) -> int:
+        """A place among `n` (`random`: in `items`, what each place draws; `place: random`: how many
+        cards go under the packet), alike likely each: the game's next draw of chance. Under
+        explicit chance, the caller's next outcome, or a stop (`ChanceNeeded`) if none is left."""
+        outcomes = self.outcomes
+        if outcomes is None:
+            return self._draw().randrange(n)
+        if not outcomes:
+            raise ChanceNeeded(items)
+        self._draw()  # (counted as a draw of the stream, so that the draws after it come alike)
+        return outcomes.pop(0)
 
     def _draw(self) -> random.Random:
         """The game's next draw of chance after the deal (a shuffle, a random place): it depends only

@@ -78,6 +78,9 @@ class Speaker(SpeakerBase):
         elif func in ("argmin", "argmax"):
             text = (f"the {names} in {self.say(node.iterable, top=False)}{where} with the "
                     f"{'least' if func == 'argmin' else 'greatest'} {inner.say(element, top=False)} (the first on a tie)")
+        elif func == "argsort":
+            text = (f"the {names} in {self.say(node.iterable, top=False)}{where} in increasing order of "
+                    f"{inner.say(element, top=False)} (equal ones as they come)")
         elif func in _LISTED_AS:
             text = f"the list of {inner.say(element, top=False)} for {over}{where}{_LISTED_AS[func]}"
         else:  # pragma: no cover - the compiler allows no other

@@ -94,6 +94,8 @@ class SpeakerBase:
             return {"pile": "piles", "card": "cards"}.get(element, "list")
         if isinstance(node, Comprehension) and node.func in ("argmin", "argmax"):
             return self._element_kind(node.iterable)
+        if isinstance(node, Comprehension) and node.func == "argsort":
+            return {"pile": "piles", "card": "cards"}.get(self._element_kind(node.iterable), "list")
         if isinstance(node, ListLit):
             return "list"
         if isinstance(node, Binary) and node.op == "+":  # lists joined: cards and cards give cards
