@@ -88,6 +88,11 @@ NATIVE_CASES = [  # (numbers and truth values: the native backend keeps no list 
     "argsort(1 if w == 'a' else 0 for w in ['b', 'a', 'c'])[2] == 'a' and size(argsort(c.rank for c in cards(stock) "
     "if c.rank > 20)) == 0",
     "argsort(-size(r) for r in row)[0] == row[2] and argsort(size(r) for r in row)[1] == row[1]",
+    # sets of cards, each a list (natively a row of groups): by the sums of their ranks, by their sizes
+    "list(sum(c.rank for c in s) for s in argsort(sum(c.rank for c in s) for s in subsets(cards(stock)[:5], 2))) "
+    "== sorted(sum(c.rank for c in s) for s in subsets(cards(stock)[:5], 2)) "
+    "and list(size(s) for s in argsort(-size(s) for s in subsets(cards(row[1])))) "
+    "== list(3 - size(s) for s in argsort(size(s) for s in subsets(cards(row[1]))))",
 ]
 
 
@@ -102,4 +107,4 @@ def test_the_native_backend_sorts_as_python_does(tmp_path: Path) -> None:
     assert all(game.variable("done") for game in games)
     assert len({game.variable("x1") for game in games}) > 1  # (the deal decides: not a constant)
     assert all(game.variable("x0") is True and game.variable("x3") == 407 and game.variable("x4") is True
-               and game.variable("x5") is True for game in games)
+               and game.variable("x5") is True and game.variable("x6") is True for game in games)

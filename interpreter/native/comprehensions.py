@@ -213,11 +213,21 @@ class _Comprehensions(_Scope):
         elif func == "argsort":  # the items and their numbers, then sorted stably by the numbers
             self._want(element, "int")
             of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list"}
-            if item is None or item[1] not in of:
+            keys = f"np.empty({bound}, dtype=np.int64)"
+            lines.append(f"{body}keys[count] = {self.checked(element)}")
+            cards = inner[("item", names[0])] if item is None and len(names) == 1 else None
+            if cards is not None and cards.type == "cards":  # sets of cards, groups: a row each, as list(...)
+                lines += [f"{body}ga = {cards.arr}; gl = {cards.lo}; gh = {cards.hi}",
+                          f"{body}if gh - gl > NC: raise Stop('a group longer than the deck')",
+                          f"{body}acc[count, 0] = gh - gl; acc[count, 1:1 + gh - gl] = ga[gl:gh]; count += 1"]
+                result = f"np.empty(({bound}, NC + 1), dtype=np.int64); keys = {keys}; count = 0"
+                type_ = "groups"
+            elif item is not None and item[1] in of:
+                lines.append(f"{body}acc[count] = {item[0]}; count += 1")
+                result, type_ = f"np.empty({bound}, dtype=np.int64); keys = {keys}; count = 0", of[item[1]]
+            else:
                 raise self.no("argsort() of this kind of item")
-            lines.append(f"{body}keys[count] = {self.checked(element)}; acc[count] = {item[0]}; count += 1")
-            result = f"np.empty({bound}, dtype=np.int64); keys = np.empty({bound}, dtype=np.int64); count = 0"
-            ret, type_ = "acc[:count][np.argsort(keys[:count], kind='mergesort')]", of[item[1]]
+            ret = "acc[:count][np.argsort(keys[:count], kind='mergesort')]"
         else:  # argmin, argmax: the first item whose number is the lowest / highest
             self._want(element, "int")
             if item is None or item[1] not in ("int", "card", "pile", "str", "choice"):
