@@ -87,10 +87,10 @@ def copy_position(C, N, U, V, M, C2, N2, U2, V2, M2):
     for p in range(len(N)):
         n = N[p]
         N2[p] = n
-        C2[p, :n] = C[p, :n]
-    U2[:] = U
-    V2[:] = V
-    M2[:] = M
+        copy_into(C2[p], C[p], n)
+    copy_into(U2, U, len(U))
+    copy_into(V2, V, len(V))
+    copy_into(M2, M, len(M))
 
 
 @njit(cache=True)

@@ -200,9 +200,7 @@ class _Comprehensions(_Scope):
             lines.append(f"{body}found = True")
             result, ret, type_ = "NO_INT", "acc", "int"
         elif func == "list" and element.type == "cards":  # groups: a row each, its length, then its cards
-            lines += [f"{body}ga = {element.arr}; gl = {element.lo}; gh = {element.hi}",
-                      f"{body}if gh - gl > NC: raise Stop('a group longer than the deck')",
-                      f"{body}acc[count, 0] = gh - gl; acc[count, 1:1 + gh - gl] = ga[gl:gh]; count += 1"]
+            lines.append(f"{body}put_group(acc, count, {element.arr}, {element.lo}, {element.hi}); count += 1")
             result, ret, type_ = f"np.empty(({bound}, NC + 1), dtype=np.int64); count = 0", "acc[:count]", "groups"
         elif func == "list":  # the items, in order, in an array of their own: cards, piles, numbers or strings
             of = {"card": "cards", "pile": "piles", "int": "int_list", "str": "str_list", "bool": "bool_list"}
@@ -217,9 +215,7 @@ class _Comprehensions(_Scope):
             lines.append(f"{body}keys[count] = {self.checked(element)}")
             cards = inner[("item", names[0])] if item is None and len(names) == 1 else None
             if cards is not None and cards.type == "cards":  # sets of cards, groups: a row each, as list(...)
-                lines += [f"{body}ga = {cards.arr}; gl = {cards.lo}; gh = {cards.hi}",
-                          f"{body}if gh - gl > NC: raise Stop('a group longer than the deck')",
-                          f"{body}acc[count, 0] = gh - gl; acc[count, 1:1 + gh - gl] = ga[gl:gh]; count += 1"]
+                lines.append(f"{body}put_group(acc, count, {cards.arr}, {cards.lo}, {cards.hi}); count += 1")
                 result = f"np.empty(({bound}, NC + 1), dtype=np.int64); keys = {keys}; count = 0"
                 type_ = "groups"
             elif item is not None and item[1] in of:

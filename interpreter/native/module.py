@@ -328,7 +328,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
             return
         M[8] = 0
         if begin == 2:
-            CK[0, :] = BK
+            copy_into(CK[0], BK, NC)
             M[8] = 1
     position_key(C, N, U, KEY)
     for i in range(M[8]):
@@ -342,7 +342,7 @@ def track_cycle(C, N, U, V, O, M, out, cnt, CK, BK, KEY):
         return
     if M[8] == len(CK):
         raise Stop("too many positions in one cycle")
-    CK[M[8], :] = KEY[:NC]
+    copy_into(CK[M[8]], KEY, NC)
     M[8] += 1
     M[6] = 2
 '''

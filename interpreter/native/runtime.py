@@ -293,6 +293,25 @@ def all_filled(N, first, pile):
     return True
 
 
+# Copies by loops, not by slice assignment: a slice assigned compiles NumPy's shape check and its
+# message formatting into the caller's module (some 1.5 CPU-s of a ruleset's first compile).
+@njit(cache=True)
+def copy_into(dst, src, n):
+    """dst[:n] = src[:n], a row of numbers."""
+    for j in range(n):
+        dst[j] = src[j]
+
+
+@njit(cache=True)
+def put_group(rows, count, cards, lo, hi):
+    """Row `count` of a list of groups: its length, then the cards cards[lo:hi] (at most a deck)."""
+    if hi - lo > rows.shape[1] - 1:
+        raise Stop("a group longer than the deck")
+    rows[count, 0] = hi - lo
+    for j in range(hi - lo):
+        rows[count, 1 + j] = cards[lo + j]
+
+
 @njit(cache=True)
 def same(a, b):
     """Do two rows of numbers (a position's keys) hold the same values?"""

@@ -246,7 +246,7 @@ def open_frame(C, N, U, V, O, M, MC, FR, POOL, d, cnt, ev, faces, LS, SK, jitter
     TMPL = POOL[e:e + cnt]  # free room past the frame's moves
     for j in range(cnt):
         TMPL[j] = POOL[s + np.int64(SK[j, 3])]
-    POOL[s:e] = TMPL
+    copy_into(POOL[s:e], TMPL, e - s)
 
 
 @njit(cache=True)
@@ -341,12 +341,12 @@ def search_run(LC, LN, LU, LV, LM, O, FR, POOL, KEYS, PVAL, PGEN, TABLE, COMP, C
         for p in range(NP):  # only the cards there are
             for i in range(LN[d, p]):
                 LC[c, p, i] = LC[d, p, i]
-        LN[c] = LN[d]
-        LU[c] = LU[d]
-        LV[c] = LV[d]
-        LM[c] = LM[d]
+        copy_into(LN[c], LN[d], LN.shape[1])
+        copy_into(LU[c], LU[d], LU.shape[1])
+        copy_into(LV[c], LV[d], LV.shape[1])
+        copy_into(LM[c], LM[d], LM.shape[1])
         out = POOL[e:e + MAXL]
-        out[:e - s] = POOL[s:e]  # the moves offered before the move, for a cycle's start
+        copy_into(out, POOL[s:e], e - s)  # the moves offered before the move, for a cycle's start
         base = FR[d, BASE] if LM[d, 6] == 2 else d
         FR[c, BASE] = base
         play(LC[c], LN[c], LU[c], LV[c], O, LM[c], out, e - s, BK, MC, TMP, a)
