@@ -389,27 +389,20 @@ class ExpressionGenerator:
             (1, lambda: self.argcomprehension(CARDS, CARD, d)),
         ])
 
-    def argcomprehension(self, items_kind: str, kind: str, d: int) -> Node:
+    def argcomprehension(self, items_kind: str, kind: str, d: int, sort: bool = False) -> Node:
+        """argmin or argmax(NUMBER for NAME in ITEMS): an item (of `kind`); with `sort`,
+        argsort(NUMBER for NAME in ITEMS [if COND]): the items in the order of their numbers."""
         a = self.name(kind)
         items = self.expr(items_kind, d)
         saved = dict(self.scope)
         self.scope[a] = kind
         body = self.expr(INT, d)
+        cond = self.expr(BOOL, d) if sort and self.rng.random() < 0.3 else None
         self.scope = saved
-        return Node(kind, f"{self.rng.choice(['argmin', 'argmax'])}({{0}} for {a} in {{1}})", (body, items))
-
-    def argsorted(self, items_kind: str, kind: str, d: int) -> Node:
-        """argsort(NUMBER for NAME in ITEMS [if COND]): the items (of `kind`) in the order of their numbers."""
-        a = self.name(kind)
-        items = self.expr(items_kind, d)
-        saved = dict(self.scope)
-        self.scope[a] = kind
-        body = self.expr(INT, d)
-        cond = self.expr(BOOL, d) if self.rng.random() < 0.3 else None
-        self.scope = saved
+        func, result = ("argsort", items_kind) if sort else (self.rng.choice(["argmin", "argmax"]), kind)
         if cond is None:
-            return Node(items_kind, f"argsort({{0}} for {a} in {{1}})", (body, items))
-        return Node(items_kind, f"argsort({{0}} for {a} in {{1}} if {{2}})", (body, items, cond))
+            return Node(result, f"{func}({{0}} for {a} in {{1}})", (body, items))
+        return Node(result, f"{func}({{0}} for {a} in {{1}} if {{2}})", (body, items, cond))
 
     def make_pile(self, d: int) -> Node:
         rng, e = self.rng, self.expr
@@ -430,7 +423,7 @@ class ExpressionGenerator:
             (1, lambda: Node(PILES, "[{0}, {1}]", (e(PILE, d), e(PILE, d)))),
             (1, lambda: leaf(PILES, "row")),
             (1, lambda: Node(PILES, "unique({0})", (e(PILES, d),))),
-            (1, lambda: self.argsorted(PILES, PILE, d)),
+            (1, lambda: self.argcomprehension(PILES, PILE, d, sort=True)),
         ])
 
     def make_cards(self, d: int) -> Node:
@@ -442,7 +435,7 @@ class ExpressionGenerator:
             (2, lambda: self.comprehension("list", CARD, d)),
             (1, lambda: Node(CARDS, "({0} + {1})", (e(CARDS, d), e(CARDS, d)))),
             (1, lambda: Node(CARDS, "unique({0})", (e(CARDS, d),))),
-            (1, lambda: self.argsorted(CARDS, CARD, d)),
+            (1, lambda: self.argcomprehension(CARDS, CARD, d, sort=True)),
         ])
 
     def make_ilist(self, d: int) -> Node:
@@ -456,7 +449,7 @@ class ExpressionGenerator:
             (1, lambda: leaf(ILIST, rng.choice(["seats", "[]"]))),
             (1, lambda: Node(ILIST, "({0} + {1})", (e(ILIST, d), e(ILIST, d)))),
             (1, lambda: Node(ILIST, f"{rng.choice(['sorted', 'unique'])}({{0}})", (e(ILIST, d),))),
-            (1, lambda: self.argsorted(ILIST, INT, d)),
+            (1, lambda: self.argcomprehension(ILIST, INT, d, sort=True)),
         ])
 
     def make_slist(self, d: int) -> Node:
@@ -467,7 +460,7 @@ class ExpressionGenerator:
             (1, lambda: Node(SLIST, "{0}[{1}:]", (e(SLIST, d), e(INT, d)))),
             (1, lambda: leaf(SLIST, f"[{', '.join(repr(s) for s in rng.sample(NAMES, 5))}]")),
             (1, lambda: Node(SLIST, f"{rng.choice(['sorted', 'unique'])}({{0}})", (e(SLIST, d),))),
-            (1, lambda: self.argsorted(SLIST, STR, d)),
+            (1, lambda: self.argcomprehension(SLIST, STR, d, sort=True)),
         ]
         if not self.listing:
             table.append((1, lambda: leaf(SLIST, "legal_moves()")))
