@@ -29,6 +29,18 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
+def _cases(tmp_path: Path, name: str, text: str, placeholder: str, tests: list[str]) -> Any:
+    """One ruleset for several tests (so that its module compiles once): `placeholder` in `text`
+    becomes `(T0 if option.case == 0 else T1 if ...)`, each test worked out only in its own game
+    (options are inputs of the compiled code, not part of it). Returns case k's ruleset, loaded."""
+    chain = f"({tests[-1]})"
+    for k in range(len(tests) - 2, -1, -1):
+        chain = f"(({tests[k]}) if option.case == {k} else {chain})"
+    options = f"options:\n  case: {{values: {list(range(len(tests)))}, default: 0}}\n"
+    path = _write(tmp_path, name, text.replace("players: 1\n", "players: 1\n" + options, 1).replace(placeholder, chain))
+    return lambda k: load_ruleset(path, {"case": k})
+
+
 def _python_ending(rules: Any, seed: int = 1, players: int | None = None) -> tuple[Any, ...]:
     """The Python game played with the first legal move: ("error", moves made, message) where a
     rule failed, else ("end", moves, outcome, scores, variables, winners)."""
@@ -519,14 +531,16 @@ score: hits
 
 
 def test_every_item_of_a_list_written_out_is_computed_before_in_compares(tmp_path: Path) -> None:
-    for name, test in [("number", "size(waste) in [size(waste), cards(stock)[60].rank]"),
-                       ("truth", "true in [true, cards(stock)[60].face_up]"),
-                       ("string", "'a' in ['a', ['b'][size(waste)]]"),
-                       ("card", "top(waste) in [top(waste), cards(waste)[1]]")]:
-        failure = _fail_alike(load_ruleset(_write(tmp_path, name, LISTED.replace("TEST", test))),
-                              "an index is out of range")
-        assert "while evaluating" in failure and _python_ending(load_ruleset(tmp_path / f"{name}.yaml"))[1] == 0, name
-    rules = load_ruleset(_write(tmp_path, "fine", LISTED.replace("TEST", "size(waste) in [2, 4, cards(stock)[0].rank]")))
+    case = _cases(tmp_path, "listed", LISTED, "TEST", [
+        "size(waste) in [size(waste), cards(stock)[60].rank]",  # numbers
+        "true in [true, cards(stock)[60].face_up]",             # truth values
+        "'a' in ['a', ['b'][size(waste)]]",                     # strings
+        "top(waste) in [top(waste), cards(waste)[1]]",          # cards
+        "size(waste) in [2, 4, cards(stock)[0].rank]"])         # every item in range
+    for k in range(4):
+        failure = _fail_alike(case(k), "an index is out of range")
+        assert "while evaluating" in failure and _python_ending(case(k))[1] == 0, k
+    rules = case(4)
     python, native = _python_ending(rules), _native_ending(rules)
     bottom = rules.deck.cards[rules.new_game(seed=1).state.piles[0][0]]["rank"]  # the stock's, all game
     assert python[:4] == native[:4] == ("end", 9, "over", [len({2, 4, bottom} & set(range(1, 10)))])
@@ -550,13 +564,15 @@ score: hits
 
 
 def test_a_loop_over_a_slice_of_piles_that_is_empty_at_load_plays_alike(tmp_path: Path) -> None:
-    for name, test, each in [("count", "count(q for q in row[5:-9]) + 1", 1),
-                             ("all", "1 if all(size(q) > 9 for q in row[2:1]) else 0", 1),
-                             ("nested", "count(1 for q in row[1:] if all(size(w) > 0 for w in row[3:]))", 2),
-                             ("list", "size(list(q for q in row[-1:0])) + 2", 2)]:
-        rules = load_ruleset(_write(tmp_path, name, EMPTY_SLICE.replace("TEST", test)))
+    tests = [("count(q for q in row[5:-9]) + 1", 1),
+             ("1 if all(size(q) > 9 for q in row[2:1]) else 0", 1),
+             ("count(1 for q in row[1:] if all(size(w) > 0 for w in row[3:]))", 2),
+             ("size(list(q for q in row[-1:0])) + 2", 2)]
+    case = _cases(tmp_path, "emptyslice", EMPTY_SLICE, "TEST", [test for test, _ in tests])
+    for k, (test, each) in enumerate(tests):
+        rules = case(k)
         python, native = _python_ending(rules), _native_ending(rules)
-        assert python == native == ("end", 9, "over", [9 * each], [9 * each], None), (name, python, native)
+        assert python == native == ("end", 9, "over", [9 * each], [9 * each], None), (test, python, native)
 
 
 def test_a_function_numba_cannot_build_stops_compiled_code_and_python_plays_the_game(
@@ -607,25 +623,26 @@ def test_a_range_bound_that_is_none_is_an_error_in_both_backends_never_the_other
     def setting(test: str) -> str:
         return LISTED.replace('{set: {hit: "TEST"}}, {add: {hits: "1 if hit else 0"}}', f'{{set: {{hits: "{test}"}}}}')
     nothing = "max(0 for p in [] if false)"
-    for name, test in [("high", f"count(1 for q in range(2, {nothing}))"),
-                       ("low", f"count(1 for q in range({nothing}, 3))"),
-                       ("only", f"count(1 for q in range({nothing}))")]:
-        failure = _fail_alike(load_ruleset(_write(tmp_path, name, setting(test))), "a number was expected, got none")
+    case = _cases(tmp_path, "ranges", setting("TEST"), "TEST", [
+        f"count(1 for q in range(2, {nothing}))", f"count(1 for q in range({nothing}, 3))",
+        f"count(1 for q in range({nothing}))", "count(1 for q in range(2, 5))"])
+    for k in range(3):
+        failure = _fail_alike(case(k), "a number was expected, got none")
         assert "while evaluating 'range(" in failure, failure
-    rules = load_ruleset(_write(tmp_path, "fine", setting("count(1 for q in range(2, 5))")))
+    rules = case(3)
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [3])  # the score: hits
 
 
 def test_comparing_values_of_kinds_never_equal_still_computes_both_as_python_does(tmp_path: Path) -> None:
     # a card and a pile are never equal, and nothing is in `[]`: compiled code once answered such a
     # test before play, without computing the side that fails
-    for name, test in [("kinds", "waste != [1][size(waste) + 1]"),
-                       ("unknown", "list(argmax(1 for q in []) for p in [0])[size(waste) + 1] == waste"),
-                       ("nothing", "cards(stock)[60].rank in []")]:
-        failure = _fail_alike(load_ruleset(_write(tmp_path, name, LISTED.replace("TEST", test))),
-                              "an index is out of range")
-        assert f"in {test!r}" in failure or f"while evaluating {test!r}" in failure, failure
-    rules = load_ruleset(_write(tmp_path, "fine", LISTED.replace("TEST", "top(waste) == [1][0] or 3 in []")))
+    tests = ["waste != [1][size(waste) + 1]", "list(argmax(1 for q in []) for p in [0])[size(waste) + 1] == waste",
+             "cards(stock)[60].rank in []", "top(waste) == [1][0] or 3 in []"]
+    case = _cases(tmp_path, "kinds", LISTED, "TEST", tests)
+    for k in range(3):
+        failure = _fail_alike(case(k), "an index is out of range")
+        assert tests[k] in failure, failure  # (the test is part of the expression the message quotes)
+    rules = case(3)
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [0])
 
 
@@ -658,24 +675,27 @@ def test_a_power_of_none_is_an_error_in_both_backends_even_to_the_power_0(tmp_pa
     def setting(test: str) -> str:
         return LISTED.replace('{set: {hit: "TEST"}}, {add: {hits: "1 if hit else 0"}}', f'{{set: {{hits: "{test}"}}}}')
     nothing = "max(0 for p in [] if false)"
-    for name, test in [("base", f"{nothing} ** 0"), ("exponent", f"1 ** {nothing}"), ("zero", f"0 ** {nothing}")]:
-        failure = _fail_alike(load_ruleset(_write(tmp_path, name, setting(test))), "a number was expected, got none")
+    case = _cases(tmp_path, "powers", setting("TEST"), "TEST", [
+        f"{nothing} ** 0", f"1 ** {nothing}", f"0 ** {nothing}", "size(waste) ** 0 + 0 ** size(waste)"])
+    for k in range(3):
+        failure = _fail_alike(case(k), "a number was expected, got none")
         assert "while evaluating" in failure, failure
-    rules = load_ruleset(_write(tmp_path, "fine", setting("size(waste) ** 0 + 0 ** size(waste)")))
+    rules = case(3)
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 9, "over", [1])
 
 
 def test_the_least_or_greatest_of_one_none_is_none_in_both_backends_and_of_two_an_error(tmp_path: Path) -> None:
     # `max(... for ...)` of a single `none` item is that item, `none` (Python's max compares nothing);
     # of two, comparing them fails. Compiled code once stopped at the first `none` item.
-    for func in ("max", "min"):
-        test = f"{func}((none if c.rank > 0 else 1) for c in cards(waste)) == none"
-        rules = load_ruleset(_write(tmp_path, func, LISTED.replace("TEST", test)))
-        python, native = _python_ending(rules), _native_ending(rules)
+    both = "max(c.rank if c.rank > 20 else none for c in cards(waste)) == none and min(c.rank for c in cards(waste)) > 0"
+    case = _cases(tmp_path, "best", LISTED, "TEST", [
+        f"{func}((none if c.rank > 0 else 1) for c in cards(waste)) == none" for func in ("max", "min")])
+    for k in range(2):
+        python, native = _python_ending(case(k)), _native_ending(case(k))
         assert python[:2] == ("error", 1), python  # the first draw: one none, hit; the second: two
         assert native[:2] == python[:2], (python, native)
-    both = "max(c.rank if c.rank > 20 else none for c in cards(waste)) == none and min(c.rank for c in cards(waste)) > 0"
-    rules = load_ruleset(_write(tmp_path, "one", LISTED.replace("TEST", both).replace("size(stock) < 44", "size(stock) < 52")))
+    one = _write(tmp_path, "one", LISTED.replace("TEST", both).replace("size(stock) < 44", "size(stock) < 52"))
+    rules = load_ruleset(one)  # (a game of one draw: the end differs, so a module of its own)
     assert _python_ending(rules)[:4] == _native_ending(rules)[:4] == ("end", 1, "over", [1])
 
 
