@@ -25,7 +25,7 @@ def _drawn(items: Any, type_: str, where: SourcePos | None) -> Any:
         listed = items(S, env)
         if not isinstance(listed, (list, tuple)) or not listed:
             raise RulesetRuntimeError(f"random: no items to draw from ({listed!r})", where)
-        value = listed[S.chance_index(len(listed), list(listed))]
+        value = listed[S.chance_index(len(listed), listed)]
         if type_ == INT and (type(value) is not int) or type_ == BOOL and type(value) is not bool \
                 or type_ == STR and type(value) is not str:
             raise RulesetRuntimeError(f"random: drew {value!r}, not {TYPE_WORDS[type_]}", where)

@@ -65,12 +65,8 @@ class ChanceNodes(GameCore):
         if number is None or not 0 <= number < len(pending.items):
             raise IllegalMoveError(f"outcome {shown_value(outcome)} is not one of this draw's "
                                    f"0..{len(pending.items) - 1}")
-        chosen = pending.chosen + (number,)
         self._chance = None
-        if pending.move is None:
-            self._decided(SETUP, chosen, None, True)
-        else:
-            self._decided(len(self.history), chosen, pending.move, True)
+        self._decided(pending.chosen + (number,), pending.move, True)
 
     def _apply_chosen(self, move: Move, settle: bool) -> None:
         """`apply` under explicit chance: the move's draws take no outcome yet, so the first one
@@ -78,11 +74,13 @@ class ChanceNodes(GameCore):
         if self._chance is not None:
             raise IllegalMoveError("the game waits for a draw of chance: choose its outcome with apply_chance "
                                    "(chance_outcomes lists them)")
-        self._decided(len(self.history), (), move, settle)
+        self._decided((), move, settle)
 
-    def _decided(self, index: int, chosen: tuple[int, ...], move: Move | None, settle: bool) -> None:
+    def _decided(self, chosen: tuple[int, ...], move: Move | None, settle: bool) -> None:
         """Make the move (None: the setup) with `chosen` as its draws' outcomes. Run out of them, it
-        is taken back (as a failing move is) and the game waits at a chance node."""
+        is taken back (as a failing move is) and the game waits at a chance node; made, its outcomes
+        are logged at its place in the history."""
+        index = SETUP if move is None else len(self.history)
         S = self.state
         before = S.copy() if move is None else None  # (the setup's effects are not all journaled)
         S.outcomes = list(chosen)
@@ -94,7 +92,7 @@ class ChanceNodes(GameCore):
         except ChanceNeeded as needed:
             if before is not None:
                 self.state = before  # the game as it was before the setup's effects
-            self._chance = PendingChance(move, chosen, tuple(needed.items))
+            self._chance = PendingChance(move, chosen, needed.items)
             return
         finally:
             self.state.outcomes = []

@@ -29,7 +29,7 @@ from ..model.persisted import value_problem
 from ..model.closures import checked_mark, runtime_error
 from ..model.rules import Ruleset
 from .agent_interface import AgentInterface
-from .chance_nodes import SETUP, ChanceNodes
+from .chance_nodes import ChanceNodes
 from .game_core import as_whole, is_whole, move_text, not_a_move, shown_value
 from .game_end import GameEnd
 from .legal_moves import LegalMoves
@@ -155,7 +155,7 @@ class Game(LegalMoves, TurnOrder, GameEnd, AgentInterface, ChanceNodes, ResultsA
         self._cycle, self._cycle_begin, self._cycle_stack = None, None, []
         if explicit_chance:  # the caller chooses each draw's outcome (python/chance_nodes.py)
             S.outcomes = []
-            self._decided(SETUP, (), None, True)
+            self._decided((), None, True)
         else:
             self._set_up()
 

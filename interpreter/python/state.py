@@ -27,7 +27,7 @@ class ChanceNeeded(BaseException):
     setup) is taken back, and the game waits at a chance node (`Game.chance_outcomes`). A
     BaseException, so that no rule's own error handling mistakes it for a failure."""
 
-    def __init__(self, items: list[Any]) -> None:
+    def __init__(self, items: tuple[Any, ...]) -> None:
         super().__init__("a draw of chance waits for its outcome")
         self.items = items
 
@@ -210,28 +210,33 @@ class State:
         if n <= 0:
             return
         rest, packet = old[:len(old) - n], old[len(old) - n:]
-        at = self.chance_index(len(rest) + 1, list(range(len(rest) + 1)))
+        at = self.chance_index(len(rest) + 1)
         self._rearrange(pile, rest[:at] + packet + rest[at:], packet)
 
-    def chance_index(self, n: int, items: list[Any]) -> int:
-        """A place among `n` (`random`: in `items`, what each place draws; `place: random`: how many
-        cards go under the packet), alike likely each: the game's next draw of chance. Under
-        explicit chance, the caller's next outcome, or a stop (`ChanceNeeded`) if none is left."""
+    def chance_index(self, n: int, items: Any = None) -> int:
+        """A place among `n` (`random`: in `items`, what each place draws; `place: random`, no
+        items: how many cards go under the packet), alike likely each: the game's next draw of
+        chance. Under explicit chance, the caller's next outcome, or a stop (`ChanceNeeded`) if none
+        is left."""
         outcomes = self.outcomes
         if outcomes is None:
             return self._draw().randrange(n)
         if not outcomes:
-            raise ChanceNeeded(items)
-        self._draw()  # (counted as a draw of the stream, so that the draws after it come alike)
+            raise ChanceNeeded(tuple(range(n)) if items is None else tuple(items))
+        self._count_draw()  # (a draw of the stream all the same, so that the draws after it come alike)
         return outcomes.pop(0)
 
     def _draw(self) -> random.Random:
         """The game's next draw of chance after the deal (a shuffle, a random place): it depends only
         on the `chance` seed and on how many draws came before it."""
-        rng = chance_stream(self.chance, self.shuffles)
-        self.journal.append(("shuffles", self.shuffles))
-        self.shuffles += 1
-        return rng
+        return chance_stream(self.chance, self._count_draw())
+
+    def _count_draw(self) -> int:
+        """Count the game's next draw of chance (taken back by undo); its place in the stream."""
+        draw = self.shuffles
+        self.journal.append(("shuffles", draw))
+        self.shuffles = draw + 1
+        return draw
 
     def _rearrange(self, pile: int, cards: list[int], forgotten: list[int]) -> None:
         """Lay a pile's cards in a new order drawn by chance; who knew the `forgotten` ones no longer
